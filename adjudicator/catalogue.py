@@ -1,0 +1,268 @@
+"""The card catalogue: card records loaded from YAML and checked against the mechanics.
+
+Cards are data: one record per card (name, type, editions, aliases, the mechanic it
+uses with its arguments, which arguments are printed numerals, a one-line effect in
+our own words). The loader refuses a record whose mechanic or arguments do not exist,
+naming the file, line and card. Look-up follows the scenario format's name rules.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Iterable
+
+from adjudicator import strictyaml
+from adjudicator.errors import CatalogueError, InputError
+from adjudicator.mechanics import REGISTRY, load_all
+from adjudicator.mechanics.base import CARD_TYPES, UNKNOWN
+from adjudicator.names import normalize, suggest
+
+EDITIONS = {
+    "base": "Fluxx 5.0",
+    "creeper-pack": "Fluxx 5.0 Creeper Pack",
+    "star": "Star Fluxx",
+    "eco": "EcoFluxx",
+    "pirate": "Pirate Fluxx",
+    "mystery": "Mystery Fluxx",
+    "anatomy": "Anatomy Fluxx",
+    "faq": "cards named in the online FAQ (other editions and promos)",
+}
+_RECORD_KEYS = ["name", "type", "editions", "aliases", "mechanic", "params", "numerals",
+                "tags", "effect", "certainty", "note", "generic"]
+_DEFAULT_MECHANIC = {"keeper": "keeper", "creeper": "blocking_creeper", "basic": "basic_rules"}
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """One card as printed. `key` is unique in the catalogue (the name, qualified by
+    edition only when two editions print different cards under one name)."""
+
+    key: str
+    name: str
+    type: str
+    editions: tuple[str, ...]
+    mechanic: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    numerals: frozenset[str] = frozenset()
+    aliases: tuple[str, ...] = ()
+    tags: frozenset[str] = frozenset()
+    effect: str = ""
+    certainty: str = "full"
+    note: str = ""
+    generic: bool = False
+
+    @property
+    def impl(self):
+        return REGISTRY[self.mechanic]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "type": self.type, "editions": list(self.editions),
+            "aliases": list(self.aliases), "mechanic": self.mechanic, "params": self.params,
+            "numerals": sorted(self.numerals), "tags": sorted(self.tags), "effect": self.effect,
+            "certainty": self.certainty,
+        }
+
+
+UNKNOWN_CARD = CardDef(key="?", name="?", type=UNKNOWN, editions=(), mechanic="unknown",
+                       effect="a card nobody at the table can see")
+
+
+class UnknownName(Exception):
+    """A card name that matches nothing, or more than one card."""
+
+    def __init__(self, message: str, candidates: list[str]):
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class Catalogue:
+    def __init__(self, cards: Iterable[CardDef]):
+        self.cards: dict[str, CardDef] = {}
+        self._index: dict[str, list[str]] = {}
+        for card in cards:
+            self.cards[card.key] = card
+            for label in (card.name, *card.aliases):
+                keys = self._index.setdefault(normalize(label), [])
+                if card.key not in keys:
+                    keys.append(card.key)
+        self._shown = {}
+        for card in self.cards.values():
+            self._shown.setdefault(normalize(card.name), card.name)
+            for alias in card.aliases:
+                self._shown.setdefault(normalize(alias), alias)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self):
+        return iter(self.cards.values())
+
+    def get(self, key: str) -> CardDef:
+        return self.cards[key]
+
+    def by_edition(self, edition: str | None) -> list[CardDef]:
+        return [c for c in self.cards.values() if edition is None or edition in c.editions]
+
+    def resolve(self, name: str, editions: Iterable[str] | None = None) -> CardDef:
+        """The card a printed title (or alias) names; '?' is the unknown card."""
+        if name.strip() == "?":
+            return UNKNOWN_CARD
+        allowed = set(editions) if editions else None
+        keys = self._index.get(normalize(name), [])
+        if allowed is not None:
+            keys = [k for k in keys if allowed & set(self.cards[k].editions)]
+        if len(keys) == 1:
+            return self.cards[keys[0]]
+        if len(keys) > 1:
+            options = [f"{self.cards[k].name} ({', '.join(self.cards[k].editions)})" for k in keys]
+            raise UnknownName(
+                f"{name!r} is ambiguous: it names {' and '.join(options)}; "
+                "restrict table.editions to choose one", options)
+        pool = self._shown
+        if allowed is not None:
+            pool = {k: v for k, v in pool.items()
+                    if any(allowed & set(self.cards[c].editions) for c in self._index.get(k, []))}
+        close = suggest(name, pool)
+        hint = f" - did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise UnknownName(f"no card is called {name!r}{hint}", close)
+
+    def names(self) -> list[str]:
+        return sorted(c.name for c in self.cards.values())
+
+    def aliases(self) -> dict[str, str]:
+        """alias -> card name, for every alias the catalogue knows."""
+        return {a: c.name for c in self.cards.values() for a in c.aliases}
+
+
+def _check_params(card: str, mech_name: str, node: strictyaml.Node | None, numerals: list[str]) -> dict[str, Any]:
+    mech = REGISTRY[mech_name]
+    given = node.as_map(f"params of {card!r}") if node is not None else {}
+    params: dict[str, Any] = {}
+    for key, value_node in given.items():
+        spec = mech.params.get(key)
+        if spec is None:
+            allowed = ", ".join(mech.params) or "none"
+            raise value_node.error(f"card {card!r}: mechanic {mech_name!r} has no argument {key!r} (it takes: {allowed})")
+        value = value_node.plain_data()
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "str": isinstance(value, str),
+            "bool": isinstance(value, bool),
+            "names": isinstance(value, list) and all(isinstance(v, str) for v in value),
+            "count": (isinstance(value, int) and not isinstance(value, bool)) or value == "all",
+        }[spec.kind]
+        if not ok:
+            raise value_node.error(f"card {card!r}: argument {key!r} of {mech_name!r} must be {spec.kind}, not {value!r}")
+        params[key] = value
+    for key, spec in mech.params.items():
+        if key not in params:
+            if spec.required:
+                where = node or None
+                msg = f"card {card!r}: mechanic {mech_name!r} needs the argument {key!r}"
+                raise (where.error(msg) if where else CatalogueError(msg))
+            params[key] = spec.default
+    for name in numerals:
+        if name not in mech.params or mech.params[name].kind not in ("int", "count"):
+            raise CatalogueError(f"card {card!r}: numeral {name!r} is not a numeric argument of {mech_name!r}")
+    return params
+
+
+def _read_records(text: str, path: str) -> list[CardDef]:
+    root = strictyaml.parse(text, path)
+    if root is None:
+        return []
+    out: list[CardDef] = []
+    for rec in root.as_seq("a card file"):
+        fields = strictyaml.check_keys(rec, _RECORD_KEYS, "a card record", required=("name", "type", "editions", "effect"))
+        name = fields["name"].as_str("card name")
+        ctype = fields["type"].as_str(f"type of {name!r}")
+        if ctype not in CARD_TYPES:
+            raise fields["type"].error(f"card {name!r}: unknown type {ctype!r} (one of {', '.join(CARD_TYPES)})")
+        editions = [n.as_str("edition") for n in fields["editions"].as_seq(f"editions of {name!r}")]
+        for ed, n in zip(editions, fields["editions"].value):
+            if ed not in EDITIONS:
+                raise n.error(f"card {name!r}: unknown edition {ed!r} (one of {', '.join(EDITIONS)})")
+        mech_name = fields["mechanic"].as_str(f"mechanic of {name!r}") if "mechanic" in fields else _DEFAULT_MECHANIC.get(ctype)
+        if mech_name is None:
+            raise rec.error(f"card {name!r} needs a mechanic")
+        if mech_name not in REGISTRY:
+            where = fields.get("mechanic", rec)
+            close = suggest(mech_name, {m: m for m in REGISTRY})
+            raise where.error(f"card {name!r}: no mechanic is called {mech_name!r}" + (f" - did you mean {close[0]!r}?" if close else ""))
+        mech = REGISTRY[mech_name]
+        if mech.card_types and ctype not in mech.card_types:
+            raise rec.error(f"card {name!r}: mechanic {mech_name!r} is for {', '.join(sorted(mech.card_types))} cards, not {ctype}")
+        numerals = [n.as_str("numeral") for n in fields["numerals"].as_seq("numerals")] if "numerals" in fields else []
+        params = _check_params(name, mech_name, fields.get("params"), numerals)
+        certainty = fields["certainty"].as_str("certainty") if "certainty" in fields else "full"
+        if certainty not in ("full", "partial"):
+            raise fields["certainty"].error("certainty must be full or partial")
+        out.append(CardDef(
+            key=name, name=name, type=ctype, editions=tuple(editions), mechanic=mech_name,
+            params=params, numerals=frozenset(numerals),
+            aliases=tuple(n.as_str("alias") for n in fields["aliases"].as_seq("aliases")) if "aliases" in fields else (),
+            tags=frozenset(n.as_str("tag") for n in fields["tags"].as_seq("tags")) if "tags" in fields else frozenset(),
+            effect=fields["effect"].as_str("effect"),
+            certainty=certainty,
+            note=fields["note"].as_str("note") if "note" in fields else "",
+            generic=fields["generic"].as_bool("generic") if "generic" in fields else False,
+        ))
+    return out
+
+
+def _merge(records: list[CardDef]) -> list[CardDef]:
+    """One card printed in several editions is one record; different cards sharing a
+    printed name get keys qualified by edition."""
+    by_name: dict[str, list[CardDef]] = {}
+    for rec in records:
+        group = by_name.setdefault(normalize(rec.name), [])
+        for i, other in enumerate(group):
+            if (other.type, other.mechanic, other.params, other.numerals) == (rec.type, rec.mechanic, rec.params, rec.numerals):
+                group[i] = CardDef(
+                    key=other.key, name=other.name, type=other.type,
+                    editions=tuple(dict.fromkeys(other.editions + rec.editions)),
+                    mechanic=other.mechanic, params=other.params, numerals=other.numerals,
+                    aliases=tuple(dict.fromkeys(other.aliases + rec.aliases)),
+                    tags=other.tags | rec.tags, effect=other.effect, certainty=other.certainty,
+                    note=other.note, generic=other.generic or rec.generic)
+                break
+        else:
+            group.append(rec)
+    out = []
+    for group in by_name.values():
+        if len(group) == 1:
+            out.append(group[0])
+        else:
+            for rec in group:
+                out.append(CardDef(**{**rec.__dict__, "key": f"{rec.name} ({'/'.join(rec.editions)})"}))
+    return out
+
+
+def load_catalogue(files: Iterable[tuple[str, str]]) -> Catalogue:
+    """Build a catalogue from (path, text) pairs."""
+    load_all()
+    records: list[CardDef] = []
+    for path, text in files:
+        records.extend(_read_records(text, path))
+    return Catalogue(_merge(records))
+
+
+def builtin_card_files() -> list[tuple[str, str]]:
+    folder = resources.files("adjudicator") / "data" / "cards"
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".yaml"):
+            out.append((f"adjudicator/data/cards/{entry.name}", entry.read_text(encoding="utf-8")))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def default_catalogue() -> Catalogue:
+    """The built-in catalogue (every edition the project knows)."""
+    try:
+        return load_catalogue(builtin_card_files())
+    except InputError as exc:
+        raise CatalogueError(f"the built-in card data is broken: {exc}") from None

@@ -1,0 +1,156 @@
+"""The `fluxx-judge` command line. With no command it opens the app.
+
+Commands that do not need the app never import Textual, so they start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Iterable
+
+from adjudicator.errors import FluxxJudgeError
+
+
+def _scenario_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    files, missing = [], []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, dirs, names in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+                files.extend(os.path.join(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
+        elif os.path.isfile(p):
+            files.append(p)
+        else:
+            missing.append(p)
+    return files, missing
+
+
+def builtin_scenarios_dir() -> str:
+    from scenarios import library_path
+
+    return str(library_path())
+
+
+def cmd_check(args) -> int:
+    from adjudicator.replay import replay_file
+
+    paths = args.paths or [builtin_scenarios_dir()]
+    files, missing = _scenario_files(paths)
+    passed = failed = 0
+    for m in missing:
+        failed += 1
+        _emit(args, {"id": m, "passed": False, "failures": [f"{m}: no such file or directory"]},
+              f"FAIL {m}: no such file or directory")
+    seen_ids: dict[str, str] = {}
+    for path in files:
+        verdict = replay_file(path, seed=args.seed)
+        sid = verdict.scenario.id if verdict.scenario else os.path.basename(path)
+        problems = list(verdict.failures)
+        if verdict.error:
+            problems.insert(0, str(verdict.error))
+        if verdict.scenario and sid in seen_ids:
+            problems.append(f"{path}: id {sid!r} is also used by {seen_ids[sid]}; ids are unique in a library")
+        seen_ids.setdefault(sid, path)
+        if problems:
+            failed += 1
+            _emit(args, {"id": sid, "file": path, "passed": False, "failures": problems, "verdict": verdict.summary()},
+                  f"FAIL {sid}: {problems[0]}")
+        else:
+            passed += 1
+            _emit(args, {"id": sid, "file": path, "passed": True, "failures": [], "verdict": verdict.summary()},
+                  f"PASS {sid}")
+    if args.json:
+        print(json.dumps({"passed": passed, "failed": failed}))
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 and (passed or not paths) else 1
+
+
+def _emit(args, obj, line) -> None:
+    print(json.dumps(obj) if args.json else line)
+
+
+def cmd_replay(args) -> int:
+    from adjudicator.render import render_verdict
+    from adjudicator.replay import replay_file
+
+    verdict = replay_file(args.file, seed=args.seed)
+    if args.json:
+        print(json.dumps(verdict.to_json(), indent=2))
+    else:
+        print(render_verdict(verdict))
+    return 0 if verdict.passed else 1
+
+
+def cmd_cards(args) -> int:
+    from adjudicator.catalogue import EDITIONS, default_catalogue
+
+    cat = default_catalogue()
+    if args.edition and args.edition not in EDITIONS:
+        print(f"fluxx-judge: unknown edition {args.edition!r}; one of: {', '.join(EDITIONS)}", file=sys.stderr)
+        return 2
+    cards = sorted(cat.by_edition(args.edition), key=lambda c: (c.type, c.name))
+    if args.json:
+        print(json.dumps([c.to_json() for c in cards], indent=2))
+        return 0
+    width = max((len(c.name) for c in cards), default=10)
+    for c in cards:
+        extra = f"  (also: {', '.join(c.aliases)})" if c.aliases else ""
+        mark = " [partial]" if c.certainty == "partial" else ""
+        print(f"{c.type:<9} {c.name:<{width}}  {c.effect}{mark}{extra}")
+    print(f"{len(cards)} cards" + (f" in {EDITIONS[args.edition]}" if args.edition else ""))
+    return 0
+
+
+def cmd_app(args) -> int:
+    from tui.app import run_app
+
+    return run_app(getattr(args, "file", None))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fluxx-judge", description="A rules referee for Fluxx: replay a disputed "
+                                     "position through the reference engine and get a verdict tied to the official rulings.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("check", help="replay scenario files and check their expectations")
+    p.add_argument("paths", nargs="*", help="scenario files or folders (default: the built-in library)")
+    p.add_argument("--json", action="store_true", help="one JSON object per scenario")
+    p.add_argument("--seed", type=int, default=0, help="seed for shuffles and random picks no scenario fixes")
+    p.set_defaults(func=cmd_check)
+    p = sub.add_parser("replay", help="replay one scenario step by step with the rulings behind each step")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("cards", help="list the card catalogue")
+    p.add_argument("--edition", help="base, creeper-pack, star, eco, pirate, mystery, anatomy, faq")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_cards)
+    p = sub.add_parser("open", help="open a scenario file in the app's Replay screen")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_app)
+    for module in ("rulings.cli", "adjudicator.graph_cli"):
+        try:
+            mod = __import__(module, fromlist=["add_commands"])
+        except ImportError:
+            continue
+        mod.add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        return cmd_app(args)
+    try:
+        return args.func(args)
+    except FluxxJudgeError as exc:
+        print(f"fluxx-judge: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,843 @@
+"""The reference engine: events in, a table and an explanation out.
+
+One event is run at a time against a copy of the table. When the rules need a
+choice the run stops with a pending decision; the answer re-runs the event from its
+snapshot with all answers so far, so a rejected event or a half-answered one never
+leaves the table changed. After every atomic event the checkpoint runs, always in
+this order:
+
+1. cards in front of players react to the table (War hands Peace on);
+2. the active player draws what the Draw rule (with bonuses) still owes, Creepers
+   drawn going straight to the table and being replaced;
+3. every other player complies with the Hand Limit, then the Keeper Limit, asked in
+   seat order from the player after the active one;
+4. wins are checked: exactly one player meeting a Goal wins at once, a tie plays on.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from adjudicator import interactions
+from adjudicator.catalogue import Catalogue, CardDef
+from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision, Rejected
+from adjudicator.errors import ScenarioFault
+from adjudicator.events import Event
+from adjudicator.mechanics.base import (
+    ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
+)
+from adjudicator.names import normalize
+from adjudicator.quantities import Quantities
+from adjudicator.state import State, TempHand, Window
+
+
+@dataclass
+class Entry:
+    """One line of explanation, with the rulings that decide it."""
+
+    text: str
+    cites: tuple[str, ...] = ()
+
+
+@dataclass
+class StepResult:
+    event: Event
+    status: str                       # done | waiting | rejected
+    entries: list[Entry]
+    reason: str = ""
+    ruling: str | None = None
+    decision: Decision | None = None
+    turn_over: bool = False
+
+    @property
+    def cites(self) -> list[str]:
+        out: list[str] = []
+        for e in self.entries:
+            for c in e.cites:
+                if c not in out:
+                    out.append(c)
+        return out
+
+
+@dataclass
+class _Pending:
+    event: Event
+    snapshot: State
+    answers: list[Answer] = field(default_factory=list)
+    decision: Decision | None = None
+    shown: int = 0                     # explanation entries already reported
+    start_turn: int = 0
+
+
+class Engine(Quantities):
+    def __init__(self, catalogue: Catalogue, state: State):
+        self.cat = catalogue
+        self.state = state
+        self.graph = interactions.graph_for(catalogue)
+        self.pending: _Pending | None = None
+        self.entries: list[Entry] = []
+        self._answers: list[Answer] = []
+        self._next_answer = 0
+        self._checking = False
+        self._defer = 0
+        self._dirty = False
+        self._said_tie: frozenset[str] = frozenset()
+
+    # =====================================================================
+    # running events
+    # =====================================================================
+    def submit(self, event: Event) -> StepResult:
+        """Apply one event. Raises ScenarioFault for a misuse of the format (an answer
+        with nothing to answer, an event while a decision is pending)."""
+        if self.pending is not None:
+            if event.verb not in ("choose", "random"):
+                d = self.pending.decision
+                raise ScenarioFault(f"the engine is still waiting for a decision ({d.describe()}); "
+                                    f"answer it with `choose:` before `{event.describe()}`")
+            value = event.answer if event.verb == "choose" else event.card
+            self._check_answer_kind(self.pending.decision, event.verb)
+            self.pending.answers.append(Answer(value, event.verb, event.line))
+            return self._run(self.pending)
+        if event.verb in ("choose", "random") and not self._random_first_play(event):
+            raise ScenarioFault(f"`{event.describe()}` answers nothing: no decision is pending")
+        pend = _Pending(event, self.state, [Answer(a, "choose", event.line) for a in event.answers],
+                        start_turn=self.state.turn_number)
+        return self._run(pend)
+
+    def answer_by_chance(self) -> StepResult:
+        """Answer the pending chance decision with the table's seeded generator."""
+        pend = self.pending
+        assert pend is not None and pend.decision is not None and pend.decision.chance
+        pick = self.state.rng.choice(pend.decision.options)
+        pend.answers.append(Answer(pick, "random"))
+        return self._run(pend)
+
+    def _check_answer_kind(self, decision: Decision | None, verb: str) -> None:
+        if decision is not None and verb == "random" and not decision.chance:
+            raise ScenarioFault(f"`random:` answers a draw of chance, but the engine waits for {decision.describe()}")
+
+    def _run(self, pend: _Pending) -> StepResult:
+        self.state = pend.snapshot.clone()
+        self.state.serial += 1
+        self._answers = pend.answers
+        self._next_answer = 0
+        self.entries = []
+        self._said_tie = frozenset()
+        try:
+            self._dispatch(pend.event)
+            if self._next_answer < len(self._answers):
+                left = [a.value for a in self._answers[self._next_answer:]]
+                self.state = pend.snapshot
+                self.pending = None
+                raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}")
+        except NeedDecision as need:
+            pend.decision = need.decision
+            self.pending = pend
+            entries = self.entries[pend.shown:]
+            pend.shown = len(self.entries)
+            return StepResult(pend.event, "waiting", entries, decision=need.decision,
+                              turn_over=self.state.turn_number != pend.start_turn)
+        except Rejected as rej:
+            self.state = pend.snapshot
+            self.pending = None
+            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites)], reason=rej.reason, ruling=rej.ruling)
+        except BadAnswer as bad:
+            self.state = pend.snapshot
+            self.pending = None
+            raise ScenarioFault(str(bad)) from None
+        entries = self.entries[pend.shown:]
+        self.pending = None
+        return StepResult(pend.event, "done", entries, turn_over=self.state.turn_number != pend.start_turn)
+
+    def _dispatch(self, ev: Event) -> None:
+        st = self.state
+        player = ev.by or st.active_player
+        if player not in st.players:
+            raise Rejected(f"there is no player called {player!r}")
+        if ev.verb in ("play", "use"):
+            self._maybe_end_turn_for(player)
+        if st.game_over and not (ev.verb == "surprise"):
+            who = f"{st.winner} has won" if st.winner else "everyone has lost"
+            raise Rejected(f"the game is over ({who}); nothing more can be played", "rule-win-instantly-any-turn")
+        if ev.verb == "play" or (ev.verb == "random" and self._random_first_play(ev)):
+            self._event_play(player, ev)
+        elif ev.verb == "use":
+            self._event_use(player, ev)
+        elif ev.verb == "surprise":
+            self._event_surprise(player, ev)
+        elif ev.verb == "end_turn":
+            self._event_end_turn(player)
+        else:  # pragma: no cover - the loader only makes the verbs above
+            raise ScenarioFault(f"unknown event {ev.verb!r}")
+
+    # =====================================================================
+    # explanation and decisions (used by mechanics)
+    # =====================================================================
+    def say(self, text: str, *cites: str) -> None:
+        self.entries.append(Entry(text, tuple(c for c in cites if c)))
+
+    def name(self, card: int) -> str:
+        return self.state.defs[card].name
+
+    def names(self, cards: Iterable[int]) -> str:
+        cards = list(cards)
+        if not cards:
+            return "nothing"
+        return ", ".join(self.name(c) for c in cards)
+
+    def choose(self, kind: str, by: str, prompt: str, options: list[Any], *,
+               count: int | None = None, minimum: int | None = None, chance: bool = False) -> Any:
+        """Ask for a decision. Card options are copy ids; the answer comes back in the
+        same terms (a copy id, a list of them, a player name, True/False, a number, or
+        for `deal` a mapping of player -> list of copy ids)."""
+        is_card = kind in ("discard", "discard_keepers", "card", "cards") or (chance and options and isinstance(options[0], int))
+        names = [self.name(o) for o in options] if is_card else [str(o) for o in options]
+        if kind in ("discard", "discard_keepers") and count is not None and count >= len(options):
+            return list(options)                      # no choice: everything goes
+        if kind in ("card", "player") and len(options) == 1:
+            return options[0]                         # a choice with one option is taken
+        if chance and len(options) == 1:
+            return options[0]
+        decision = Decision(kind, by, prompt, list(options), count=count,
+                            minimum=count if minimum is None and count is not None and kind != "cards" else (minimum or 0),
+                            chance=chance, option_names=names)
+        answer = self._take_answer(decision)
+        if answer is None:
+            raise NeedDecision(decision)
+        return self._interpret(decision, answer)
+
+    def chance(self, by: str, prompt: str, options: list[Any]) -> Any:
+        """A draw of chance ("a random card from Ben's hand")."""
+        if not options:
+            return None
+        return self.choose("card", by, prompt, options, chance=True)
+
+    def _take_answer(self, decision: Decision) -> Answer | None:
+        if self._next_answer >= len(self._answers):
+            return None
+        answer = self._answers[self._next_answer]
+        if answer.verb == "random" and not decision.chance:
+            raise BadAnswer(f"a `random:` answer ({answer.value!r}) was given where {decision.describe()}")
+        self._next_answer += 1
+        return answer
+
+    def _match_card(self, decision: Decision, value: Any, pool: list[int]) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value in pool:
+            return value                              # an answer the engine itself produced
+        if not isinstance(value, str):
+            raise BadAnswer(f"{value!r} is not a card name; {decision.describe()} (options: {', '.join(decision.option_names)})")
+        key = normalize(value)
+        try:
+            wanted = self.cat.resolve(value).key if value.strip() != "?" else "?"
+        except Exception:
+            wanted = None
+        for c in pool:
+            d = self.state.defs[c]
+            if d.key == wanted or normalize(d.name) == key:
+                return c
+        raise BadAnswer(f"{value!r} is not one of the options: {decision.describe()} "
+                        f"(options: {', '.join(decision.option_names) or 'none'})")
+
+    def _interpret(self, decision: Decision, answer: Answer) -> Any:
+        value = answer.value
+        kind = decision.kind
+        if decision.chance or kind == "card":
+            if decision.options and not isinstance(decision.options[0], int):
+                return self._match_player(decision, value)
+            return self._match_card(decision, value, decision.options)
+        if kind in ("discard", "discard_keepers", "cards"):
+            values = value if isinstance(value, list) else [value]
+            pool = list(decision.options)
+            picked = []
+            for v in values:
+                c = self._match_card(decision, v, pool)
+                pool.remove(c)
+                picked.append(c)
+            if kind == "cards":
+                if decision.count is not None and len(picked) > decision.count:
+                    raise BadAnswer(f"at most {decision.count} cards may be picked; {decision.describe()}")
+                if len(picked) < decision.minimum:
+                    raise BadAnswer(f"at least {decision.minimum} cards must be picked; {decision.describe()}")
+            elif decision.count is not None and len(picked) != decision.count:
+                raise BadAnswer(f"exactly {decision.count} cards must be given up, not {len(picked)}; {decision.describe()}")
+            return picked
+        if kind == "player":
+            return self._match_player(decision, value)
+        if kind in ("yes_no", "table"):
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in ("yes", "no", "true", "false", "y", "n"):
+                return value.strip().lower() in ("yes", "true", "y")
+            raise BadAnswer(f"answer yes or no, not {value!r}; {decision.describe()}")
+        if kind == "number":
+            if isinstance(value, int) and not isinstance(value, bool) and value in decision.options:
+                return value
+            raise BadAnswer(f"{value!r} is not an allowed number ({decision.options}); {decision.describe()}")
+        if kind == "deal":
+            return self._interpret_deal(decision, value)
+        raise BadAnswer(f"cannot answer a {kind} decision")  # pragma: no cover
+
+    def _match_player(self, decision: Decision, value: Any) -> str:
+        if isinstance(value, str):
+            for p in decision.options:
+                if normalize(p) == normalize(value):
+                    return p
+        raise BadAnswer(f"{value!r} is not one of the players that can be chosen: {decision.describe()} "
+                        f"(options: {', '.join(map(str, decision.options))})")
+
+    def _interpret_deal(self, decision: Decision, value: Any) -> dict[str, list[int]]:
+        if not isinstance(value, dict):
+            raise BadAnswer(f"a deal is answered with a mapping of player to cards; {decision.describe()}")
+        pool = list(decision.options)
+        out: dict[str, list[int]] = {}
+        for who, cards in value.items():
+            player = self._match_player(Decision("player", decision.by, decision.prompt, self.state.players), who)
+            out[player] = []
+            for v in (cards if isinstance(cards, list) else [cards]):
+                c = self._match_card(decision, v, pool)
+                pool.remove(c)
+                out[player].append(c)
+        if pool:
+            raise BadAnswer(f"the deal leaves {self.names(pool)} undealt; {decision.describe()}")
+        return out
+
+    # =====================================================================
+    # the checkpoint
+    # =====================================================================
+    @contextmanager
+    def atomic(self):
+        """Treat everything inside as one atomic event: one checkpoint at the end."""
+        self._defer += 1
+        try:
+            yield
+        finally:
+            self._defer -= 1
+        if self._defer == 0:
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        if self._defer:
+            self._dirty = True
+            return
+        self._dirty = False
+        if self._checking:
+            return
+        self._checking = True
+        try:
+            st = self.state
+            if st.game_over:
+                return
+            for p in self.seat_order():
+                for k in list(st.keepers[p]):
+                    if k in st.keepers[p]:
+                        st.defs[k].impl.on_checkpoint(self, k, p)
+            owed = self.draws_owed()
+            if owed:
+                self.draw(st.active_player, owed, counted=True,
+                          why="the Draw rule now asks for more than was drawn this turn")
+            for p in self.seat_order(skip_active=True):
+                self.comply_with_limits(p, when_played=True)
+            self.check_wins()
+        finally:
+            self._checking = False
+
+    def seat_order(self, skip_active: bool = False, start: str | None = None) -> list[str]:
+        """Players still in the game in turn order, from the one after the active player
+        (or from `start`), the active player last unless skipped."""
+        st = self.state
+        n = len(st.players)
+        first = st.players.index(start) if start else (st.active + 1) % n
+        order = [st.players[(first + i) % n] for i in range(n)]
+        order = [p for p in order if p not in st.eliminated]
+        if skip_active:
+            order = [p for p in order if p != st.active_player]
+        return order
+
+    def comply_with_limits(self, player: str, when_played: bool = False) -> None:
+        st = self.state
+        limit = self.hand_limit()
+        hand = st.hands[player]
+        if limit is not None and len(hand) > limit:
+            n = len(hand) - limit
+            cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
+            picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
+                                 f"discard {n}", list(hand), count=n)
+            for c in picked:
+                hand.remove(c)
+                st.discard.insert(0, c)
+            self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
+                     *cites, "limit-discard-choice", "hand-limit-is-cap")
+        limit = self.keeper_limit()
+        keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+        if limit is not None and len(keepers) > limit:
+            n = len(keepers) - limit
+            cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
+            picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
+                                 f"{limit}: discard {n}", keepers, count=n)
+            for c in picked:
+                st.keepers[player].remove(c)
+                st.discard.insert(0, c)
+            extra = ("creepers-no-limit",) if any(st.defs[k].type == CREEPER for k in st.keepers[player]) else ()
+            self.say(f"{player} is over the Keeper Limit of {limit} and discards {self.names(picked)}.",
+                     *cites, "limit-discard-choice", *extra)
+
+    # -- winning ------------------------------------------------------------------
+    def blocked(self, player: str, goal: int) -> bool:
+        """A Creeper in front of `player` stops them meeting `goal` (unless it needs it)."""
+        st = self.state
+        needed = st.defs[goal].impl.requires(self, goal)
+        for k in st.keepers[player]:
+            d = st.defs[k]
+            if d.type == CREEPER and d.name not in needed and d.impl.blocks_win(self, k, player, goal):
+                return True
+        return False
+
+    def check_wins(self) -> None:
+        st = self.state
+        if st.game_over:
+            return
+        met: dict[str, list[int]] = {}
+        for g in st.goals:
+            for p in st.defs[g].impl.winners(self, g):
+                if p not in st.eliminated:
+                    met.setdefault(p, []).append(g)
+        for r in self.rule_cards():
+            met = st.defs[r].impl.filter_winners(self, r, met) if hasattr(st.defs[r].impl, "filter_winners") else met
+        for g in st.goals:
+            if st.defs[g].type == UNGOAL and met.get("*"):
+                st.everyone_loses = True
+                self.say(f"The Ungoal {self.name(g)} is met: the game ends and everyone loses.", "rule-ungoal-all-lose")
+                return
+        met.pop("*", None)
+        if len(met) == 1:
+            (player, goals), = met.items()
+            st.winner = player
+            cites = ["rule-win-instantly-any-turn"]
+            if player != st.active_player:
+                cites.append("rule-win-instantly-any-turn")
+            self.say(f"{player} meets {self.names(goals)} and wins at once.", *cites)
+        elif len(met) > 1:
+            key = frozenset(met)
+            if key != self._said_tie:
+                self._said_tie = key
+                self.say(f"{' and '.join(sorted(met))} meet the Goal at the same moment: a tie, so nobody wins "
+                         "yet and play goes on.", "rule-tie-game-continues")
+
+    # =====================================================================
+    # moving cards (primitives used by mechanics)
+    # =====================================================================
+    def reshuffle(self) -> bool:
+        """The draw pile is empty: shuffle the discard pile into a new one."""
+        st = self.state
+        if not st.discard:
+            return False
+        cards = list(st.discard)
+        st.discard.clear()
+        st.rng.shuffle(cards)
+        if st.reshuffle_order:
+            ordered = []
+            for key in st.reshuffle_order:
+                for c in cards:
+                    if st.defs[c].key == key and c not in ordered:
+                        ordered.append(c)
+                        break
+            st.reshuffle_order = []
+            cards = ordered + [c for c in cards if c not in ordered]
+        st.draw_pile.extend(cards)
+        self.say(f"The draw pile is empty: the discard pile ({len(cards)} cards) is shuffled into a new draw pile.",
+                 "rule-reshuffle-discard-pile")
+        return True
+
+    def draw(self, player: str, n: int, *, into: list[int] | None = None, counted: bool = False,
+             why: str = "", bonus: bool = False) -> list[int]:
+        """Draw `n` non-Creeper cards for `player` (into their hand, or `into`). Creepers
+        drawn go straight to the table in front of them and another card is drawn."""
+        st = self.state
+        got: list[int] = []
+        creepers: list[int] = []
+        while len(got) < n:
+            if not st.draw_pile and not self.reshuffle():
+                self.say(f"There is nothing left to draw (draw and discard piles are empty): {player} draws "
+                         f"{len(got)} of {n}.", "no-cards-left-to-draw")
+                break
+            c = st.draw_pile.pop(0)
+            if st.defs[c].type == CREEPER:
+                st.keepers[player].append(c)
+                creepers.append(c)
+                continue
+            (st.hands[player] if into is None else into).append(c)
+            got.append(c)
+            if counted:
+                st.drawn += 1
+        if got or creepers:
+            text = f"{player} draws {len(got)} card{'s' if len(got) != 1 else ''}"
+            if why:
+                text += f" ({why})"
+            self.say(text + ".", *(("rule-draw-rule-raised-catch-up",) if counted and st.phase == "play" and why.startswith("the Draw rule now") else ()))
+        if creepers:
+            self.say(f"{player} drew the Creeper{'s' if len(creepers) > 1 else ''} {self.names(creepers)}: "
+                     "it goes face up in front of them at once and is replaced by another draw; that is not a play.",
+                     "rule-creeper-drawn-auto-play", "rule-creeper-placement")
+            self.checkpoint()
+        return got
+
+    def to_discard(self, card: int) -> None:
+        self.state.discard.insert(0, card)
+
+    def take_from_play(self, card: int) -> str | None:
+        """Lift a card off the table (a Keeper, Creeper, rule or Goal); returns the owner
+        of a Keeper/Creeper. A rule that leaves play stops applying at once."""
+        st = self.state
+        for p in st.players:
+            if card in st.keepers[p]:
+                st.keepers[p].remove(card)
+                return p
+        if card in st.rules:
+            self.remove_rule(card, by=st.active_player, to=None)
+            return None
+        if card in st.goals:
+            st.goals.remove(card)
+            return None
+        raise ValueError(f"{self.name(card)} is not in play")  # pragma: no cover
+
+    def discard_from_play(self, card: int, by: str) -> None:
+        st = self.state
+        if card in st.rules:
+            self.remove_rule(card, by=by)
+        else:
+            self.take_from_play(card)
+            self.to_discard(card)
+        self.checkpoint()
+
+    # -- rules and goals --------------------------------------------------------
+    def remove_rule(self, card: int, by: str, to: list[int] | None | str = "discard") -> None:
+        """Take a New Rule out of play (to the discard pile, or nowhere if the caller
+        places it); then trim the Goals if it held a Goal slot open."""
+        st = self.state
+        st.rules.remove(card)
+        if to == "discard":
+            st.discard.insert(0, card)
+        st.defs[card].impl.on_leave(self, card, by)
+        self.trim_goals(by)
+
+    def trim_goals(self, by: str) -> None:
+        st = self.state
+        while len(st.goals) > self.agenda_size():
+            goal = self.choose("card", by, f"too many Goals for the Goal slots: {by} picks the Goal that goes",
+                               list(st.goals))
+            st.goals.remove(goal)
+            st.discard.insert(0, goal)
+            self.say(f"With fewer Goal slots, {by} chooses which Goal goes: {self.name(goal)} is discarded.",
+                     "double-agenda-removed-choice")
+
+    def place_rule(self, card: int, by: str) -> None:
+        st = self.state
+        displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
+        old = [r for r in st.rules if st.defs[r].key in displaced]
+        with self.atomic():
+            st.rules.append(card)
+            if old:
+                for r in old:
+                    st.rules.remove(r)
+                    st.discard.insert(0, r)
+                    st.defs[r].impl.on_leave(self, r, by)
+                self.say(f"{self.name(card)} contradicts {self.names(old)}, which is discarded.",
+                         "rule-new-rule-replaces-contradicting", "new-rule-coexist-or-replace")
+            else:
+                others = [r for r in st.rules if r != card]
+                if others:
+                    self.say(f"{self.name(card)} governs nothing the rules in play govern, so it joins them.",
+                             "new-rule-coexist-or-replace")
+            slots = self.graph.slots_of(st.defs[card].key)
+            if slots & {"draw", "play", "hand_limit", "keeper_limit"}:
+                self.say(f"{self.name(card)} takes precedence over that part of the Basic Rules, which stay on the table.",
+                         "new-rule-supersedes-basic-rules", "rule-basic-rules-never-discarded")
+            st.defs[card].impl.on_enter(self, card, by)
+            self.trim_goals(by)
+
+    def place_goal(self, card: int, by: str) -> None:
+        st = self.state
+        with self.atomic():
+            slots = self.agenda_size()
+            if len(st.goals) < slots:
+                if st.goals:
+                    self.say(f"A Goal slot is empty, so {self.name(card)} fills it beside {self.names(st.goals)}.",
+                             "double-agenda-fill-slot")
+                st.goals.append(card)
+            else:
+                if slots == 1:
+                    old = list(st.goals)
+                else:
+                    old = [self.choose("card", by, f"{by} picks which Goal {self.name(card)} replaces", list(st.goals))]
+                for g in old:
+                    st.goals.remove(g)
+                    st.discard.insert(0, g)
+                st.goals.append(card)
+                self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
+            # collected first: a card that moves must not react twice
+            reactors = [(k, p) for p in st.players for k in st.keepers[p]]
+            for k, p in reactors:
+                if k in st.keepers[p]:
+                    st.defs[k].impl.on_goal_change(self, k, p)
+
+    # =====================================================================
+    # playing cards
+    # =====================================================================
+    def find_in_hand(self, player: str, key: str) -> int | None:
+        st = self.state
+        for c in st.hands[player]:
+            if st.defs[c].key == key:
+                return c
+        return None
+
+    def play_card(self, player: str, card: int, *, counted: bool, how: str = "") -> None:
+        """Put `card` (already out of any hand) into play for `player` and resolve it."""
+        st = self.state
+        d = st.defs[card]
+        if counted:
+            if st.temp_hands:
+                st.temp_hands[-1].made += 1
+            else:
+                st.played += 1
+        self.say(f"{player} plays {d.name}{how}.", *(() if counted else ()))
+        before = self._before
+        if d.type in (KEEPER, CREEPER):
+            st.keepers[player].append(card)
+            self.say(f"{d.name} goes face up in front of {player}.", "rule-keeper-placement")
+            self.checkpoint()
+        elif d.type in (GOAL, UNGOAL):
+            self.place_goal(card, player)
+        elif d.type == RULE:
+            self.place_rule(card, player)
+        elif d.type in (ACTION, DANGER, SURPRISE):
+            st.resolving.append(card)
+            d.impl.play(self, card, player)
+            self.finish_action(card)
+            self.checkpoint()
+        else:
+            raise Rejected(f"{d.name} is a {d.type.replace('_', ' ')} and cannot be played from a hand")
+        st.window = Window("play", card, player, d.type, before, st.serial)
+
+    def finish_action(self, card: int) -> None:
+        """An Action is done (unless a temporary hand it opened is still in use): discard it."""
+        st = self.state
+        if card in st.resolving and not any(t.source == card for t in st.temp_hands):
+            st.resolving.remove(card)
+            st.discard.insert(0, card)
+            self.say(f"{self.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
+
+    def open_temp_hand(self, player: str, source: int, draw: int, plays: int) -> TempHand:
+        st = self.state
+        frame = TempHand(player, source, [], plays)
+        st.temp_hands.append(frame)
+        self.draw(player, draw, into=frame.cards, why=f"into a temporary hand for {self.name(source)}")
+        self.say(f"{player} sets their hand aside; {len(frame.cards)} card(s) in the temporary hand: "
+                 f"{self.names(frame.cards)}; {plays} of them must be played, and all of it is one play.",
+                 "rule-action-whole-effect-one-play", "rule-nested-action-example", "rule-d3p2-creeper-redraw")
+        self.close_finished_temp_hands()
+        return frame
+
+    def close_finished_temp_hands(self) -> None:
+        st = self.state
+        while st.temp_hands:
+            frame = st.temp_hands[-1]
+            playable = [c for c in frame.cards if st.defs[c].type != UNKNOWN]
+            if frame.made < frame.plays and playable and st.phase == "play" and not st.game_over:
+                return
+            self._close_frame(frame)
+
+    def _close_frame(self, frame: TempHand, turn_end: bool = False) -> None:
+        st = self.state
+        st.temp_hands.remove(frame)
+        if frame.cards:
+            left = list(frame.cards)
+            for c in left:
+                st.discard.insert(0, c)
+            frame.cards.clear()
+            if turn_end:
+                self.say(f"The turn ended inside {self.name(frame.source)}: the unplayed {self.names(left)} "
+                         "are discarded, never returned to the hand.", "turn-end-inside-d3p2", "play-all-vs-turn-end")
+            else:
+                self.say(f"{self.name(frame.source)} is done: the unplayed {self.names(left)} are discarded.",
+                         "rule-nested-action-example")
+        if frame.source in st.resolving:
+            self.finish_action(frame.source)
+
+    # =====================================================================
+    # the events
+    # =====================================================================
+    def _random_first_play(self, ev: Event) -> bool:
+        return ev.verb == "random" and self.pending is None and self.first_play_is_random()
+
+    def first_play_is_random(self) -> bool:
+        st = self.state
+        if st.temp_hands or st.played or st.phase != "play" or not self.has_rule("first_play_random"):
+            return False
+        kind, n = self.play_quota(st.active_player)
+        many = (kind == "n" and n > 1) or (kind == "all_but" and len(st.hands[st.active_player]) - n > 1)
+        return many and len(st.hands[st.active_player]) > 1
+
+    def _event_play(self, player: str, ev: Event) -> None:
+        st = self.state
+        self._before = self.pending.snapshot if self.pending else None
+        if player != st.active_player:
+            raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now "
+                           f"({st.active_player} still has plays to make)", "rule-play-clockwise")
+        d = self.cat.get(ev.card)
+        if st.temp_hands:
+            frame = st.temp_hands[-1]
+            card = next((c for c in frame.cards if st.defs[c].key == d.key), None)
+            if card is None:
+                raise Rejected(f"{player} is playing from the temporary hand of {self.name(frame.source)} "
+                               f"({self.names(frame.cards)}); {d.name} is not in it", "rule-nested-action-example")
+            if self.plays_left() <= 0:  # pragma: no cover - finished frames close at once
+                raise Rejected("no plays are left in the temporary hand")
+            frame.cards.remove(card)
+            random_play = False
+        else:
+            card = self.find_in_hand(player, d.key)
+            if card is None:
+                raise Rejected(f"{player} has no {d.name} in hand (hand: {self.names(st.hands[player])})")
+            if self.plays_left() <= 0:
+                kind, n = self.play_quota(player)
+                why = ("the Play rule's plays are used up" if kind == "n" and st.played >= n else
+                       "no cards are left to play" if not st.hands[player] else
+                       f"the Play rule keeps {n} card(s) in hand")
+                raise Rejected(f"{player} has no play left this turn: {why}; end the turn instead",
+                               "play-more-than-hand", ("rule-turn-sequence",))
+            random_play = self.first_play_is_random()
+            st.hands[player].remove(card)
+        if d.type == UNKNOWN:
+            raise Rejected("an unknown card ('?') cannot be played: name the card")
+        if d.type == CREEPER:
+            raise Rejected(f"{d.name} is a Creeper: Creepers never stay in a hand", "rule-creeper-drawn-auto-play")
+        if random_play:
+            self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
+                     f"it is {d.name}.")
+        self.play_card(player, card, counted=True)
+        self.close_finished_temp_hands()
+
+    def _event_use(self, player: str, ev: Event) -> None:
+        st = self.state
+        self._before = self.pending.snapshot if self.pending else None
+        d = self.cat.get(ev.card)
+        card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
+        if card is None:
+            card = next((c for c in st.keepers[player] if st.defs[c].key == d.key), None)
+        if card is None:
+            raise Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
+                           "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
+                           ("rule-in-play-definition",))
+        impl = d.impl
+        if not impl.free_action:
+            raise Rejected(f"{d.name} gives no free action to use")
+        off_turn = getattr(impl, "off_turn", False)
+        if player != st.active_player and not off_turn:
+            raise Rejected(f"free actions are taken on your own turn; it is {st.active_player}'s turn",
+                           "rule-free-actions-anytime-not-plays")
+        if st.temp_hands and player == st.active_player:
+            raise Rejected(f"{d.name} cannot be used while a temporary hand is being played "
+                           f"({self.name(st.temp_hands[-1].source)}); use it before or after", "gowi-inside-temp-hand")
+        if impl.once_per_turn and d.key in st.free_used and player == st.active_player:
+            raise Rejected(f"{d.name} can be used only once per turn")
+        problem = impl.cannot_use(self, card, player)
+        if problem:
+            raise Rejected(problem[0], problem[1])
+        if player == st.active_player:
+            st.free_used.append(d.key)
+        self.say(f"{player} uses {d.name} (a free action: it is not a play).", "rule-free-actions-anytime-not-plays")
+        impl.use(self, card, player)
+        self.checkpoint()
+        st.window = Window("use", card, player, d.type, self._before, st.serial)
+
+    def _event_surprise(self, player: str, ev: Event) -> None:
+        d = self.cat.get(ev.card)
+        if d.type != SURPRISE:
+            raise Rejected(f"{d.name} is not a Surprise; only Surprises can be played out of turn",
+                           "rule-surprise-two-functions", ("out-of-turn-activity",))
+        handler = getattr(self, "surprise_out_of_turn", None)
+        if handler is None:
+            raise Rejected("Surprises are not supported by this engine yet")
+        handler(player, ev)
+
+    def _event_end_turn(self, player: str) -> None:
+        st = self.state
+        if player != st.active_player:
+            raise Rejected(f"only {st.active_player} can end their own turn", "rule-play-clockwise")
+        if st.temp_hands:
+            raise Rejected(f"{self.name(st.temp_hands[-1].source)} is still being played: its temporary hand "
+                           "must be used first", "rule-played-card-must-be-followed")
+        if self.plays_left() > 0:
+            raise Rejected(f"{player} still owes {self.plays_left_label()} play(s) and has cards to play them with; "
+                           "cards cannot simply be kept or thrown away", "rule-no-voluntary-discard",
+                           ("rule-turn-sequence", "play-all-includes-new-cards"))
+        self.end_turn(f"{player} ends the turn")
+
+    def _maybe_end_turn_for(self, player: str) -> None:
+        """A play or use by the next player ends the active turn when nothing is left in it."""
+        st = self.state
+        if player == st.active_player or st.game_over or st.temp_hands:
+            return
+        impl_off_turn = False
+        if self.plays_left() > 0 or impl_off_turn:
+            return
+        nxt = self.next_player()
+        if nxt == player:
+            self.end_turn(f"{st.active_player} has no play left, and {player} acts")
+
+    # =====================================================================
+    # turns
+    # =====================================================================
+    def next_player(self) -> str:
+        st = self.state
+        if st.another_turn and st.turns_in_a_row < 2:
+            return st.active_player
+        order = self.seat_order()
+        return order[0] if order else st.active_player
+
+    def end_turn(self, why: str, immediately: bool = False) -> None:
+        """End the active player's turn: temporary hands are discarded, the player
+        complies with the limits, then the next player's turn starts."""
+        st = self.state
+        player = st.active_player
+        st.phase = "ending"
+        for frame in list(reversed(st.temp_hands)):
+            self._close_frame(frame, turn_end=True)
+        if immediately:
+            self.say(f"{player}'s turn ends immediately ({why}): that overrides the Play rule, even Play All, "
+                     "and ends any free actions or Keeper powers for the turn.", "play-all-vs-turn-end")
+        else:
+            self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence")
+        self.comply_with_limits(player)
+        if self.hand_limit() is not None or self.keeper_limit() is not None:
+            self.say(f"{player} now has to respect the limits, as it is no longer their turn.",
+                     "rule-limits-only-off-turn", *(("turn-end-still-limits",) if immediately else ()))
+        nxt = self.next_player()
+        if nxt == player:
+            st.turns_in_a_row += 1
+            self.say(f"{player} takes another turn.")
+        else:
+            st.turns_in_a_row = 1
+        st.another_turn = False
+        self.start_turn(nxt)
+
+    def start_turn(self, player: str) -> None:
+        st = self.state
+        st.active = st.players.index(player)
+        st.turn_number += 1
+        st.drawn = 0
+        st.played = 0
+        st.free_used = []
+        st.phase = "start"
+        st.started_empty = not st.hands[player]
+        self.say(f"{player}'s turn begins.", "rule-play-clockwise")
+        for k in list(st.keepers[player]):
+            if k in st.keepers[player]:
+                st.defs[k].impl.start_of_turn(self, k, player)
+        for r in list(self.rule_cards()):
+            if r in self.rule_cards():
+                st.defs[r].impl.start_of_turn(self, r, player)
+        st.phase = "play"
+        self.checkpoint()

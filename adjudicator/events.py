@@ -1,0 +1,33 @@
+"""Events: the plays and answers a replay feeds the engine, one per scenario step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+VERBS = ("play", "surprise", "use", "choose", "random", "end_turn")
+
+
+@dataclass
+class Event:
+    verb: str
+    card: str | None = None          # catalogue key of the card named (play/surprise/use/random)
+    by: str | None = None            # default: the active player
+    against: str | None = None       # surprise: catalogue key of the card it answers
+    answers: list[Any] = field(default_factory=list)   # inline `choose:` answers
+    answer: Any = None               # the answer of a `choose:` event
+    note: str = ""
+    line: int | None = None
+
+    def describe(self) -> str:
+        if self.verb == "end_turn":
+            text = "end_turn"
+        elif self.verb == "choose":
+            text = f"choose: {self.answer!r}"
+        else:
+            text = f"{self.verb}: {self.card}"
+        if self.by:
+            text += f" by {self.by}"
+        if self.against:
+            text += f" against {self.against}"
+        return text

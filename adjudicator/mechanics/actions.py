@@ -1,0 +1,483 @@
+"""Actions: resolved as written, then discarded. Everything an Action sets off is
+part of its one play."""
+
+from __future__ import annotations
+
+import math
+
+from adjudicator.decisions import BadAnswer
+from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, GOAL, KEEPER, RULE, SURPRISE, Mechanic, Param, register
+
+_ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
+
+
+def _keepers_of(e, players, types):
+    st = e.state
+    return [k for p in players for k in st.keepers[p] if st.defs[k].type in types]
+
+
+def _nothing(e, card, what):
+    e.say(f"{e.name(card)} has nothing to act on ({what}); it is still a legal play and still uses the play.",
+          "rule-cards-always-playable")
+
+
+@register
+class Trash(Mechanic):
+    name = "trash"
+    card_types = _ACTIONS
+    params = {"types": Param("names")}
+    summary = "discard one card of the given kinds from the table"
+
+    def play(self, e, card, player):
+        st = e.state
+        types = set(st.defs[card].params["types"])
+        targets = _keepers_of(e, st.players, types) + ([r for r in st.rules] if RULE in types else [])
+        if not targets:
+            return _nothing(e, card, "no such card in play")
+        target = e.choose("card", player, f"{player} picks the card {e.name(card)} discards", targets)
+        owner = st.owner_of_keeper(target)
+        e.discard_from_play(target, by=player)
+        cites = ("trash-own-keeper",) if owner == player else ()
+        e.say(f"{e.name(target)} is discarded" + (f" from in front of {owner}." if owner else " from the rules in play."),
+              *cites, *(("limit-removed-before-turn-end",) if st.defs[target].impl.slot in ("hand_limit", "keeper_limit") else ()))
+
+
+@register
+class Steal(Mechanic):
+    name = "steal"
+    card_types = _ACTIONS
+    params = {"types": Param("names")}
+    summary = "move one card of the given kinds from another player's table to yours"
+
+    def play(self, e, card, player):
+        st = e.state
+        types = set(st.defs[card].params["types"])
+        targets = _keepers_of(e, [p for p in st.players if p != player], types)
+        if not targets:
+            return _nothing(e, card, "nobody else has one")
+        target = e.choose("card", player, f"{player} picks what to steal", targets)
+        owner = st.owner_of_keeper(target)
+        st.keepers[owner].remove(target)
+        st.keepers[player].append(target)
+        e.say(f"{player} takes {e.name(target)} from {owner}: taking another player's Keeper needs a card that "
+              "allows it, and this one does.", "grab-keeper-cheating")
+        e.checkpoint()
+
+
+@register
+class RotateHands(Mechanic):
+    name = "rotate_hands"
+    card_types = _ACTIONS
+    summary = "every hand passes to the next player in the direction the player chooses"
+
+    def play(self, e, card, player):
+        st = e.state
+        order = e.seat_order(start=player)   # player first
+        if len(order) < 2:
+            return _nothing(e, card, "nobody to pass to")
+        left, right = order[1], order[-1]
+        to = e.choose("player", player, f"{player} chooses the direction: the player their own hand passes to",
+                      list(dict.fromkeys([left, right])))
+        step = 1 if to == left else -1
+        with e.atomic():
+            hands = {p: st.hands[p] for p in order}
+            for i, p in enumerate(order):
+                st.hands[order[(i + step) % len(order)]] = hands[p]
+            e.say(f"Every hand passes one seat on, {player}'s to {to}.")
+
+
+@register
+class RulesReset(Mechanic):
+    name = "rules_reset"
+    card_types = _ACTIONS
+    summary = "discard every New Rule; the Basic Rules and the Goals stay"
+
+    def play(self, e, card, player):
+        st = e.state
+        if not st.rules:
+            return _nothing(e, card, "no New Rules in play")
+        gone = list(st.rules)
+        with e.atomic():
+            for r in gone:
+                e.remove_rule(r, by=player)
+        e.say(f"All New Rules are discarded ({e.names(gone)}); the Basic Rules remain.", "rule-basic-rules-never-discarded")
+
+
+@register
+class RandomTax(Mechanic):
+    name = "random_tax"
+    card_types = _ACTIONS
+    params = {"each": Param("int")}
+    summary = "take cards at random from every other player's hand"
+
+    def play(self, e, card, player):
+        st = e.state
+        n = e.num(card, "each")
+        for p in e.seat_order(start=player):
+            if p == player:
+                continue
+            for _ in range(n):
+                if not st.hands[p]:
+                    break
+                c = e.chance(p, f"a random card from {p}'s hand for {player}", list(st.hands[p]))
+                st.hands[p].remove(c)
+                st.hands[player].append(c)
+                e.say(f"{player} takes a random card from {p}: {e.name(c)}.")
+        e.checkpoint()
+
+
+@register
+class Showdown(Mechanic):
+    name = "showdown"
+    card_types = _ACTIONS
+    summary = "a contest with one opponent: the winner takes the loser's whole hand"
+
+    def play(self, e, card, player):
+        st = e.state
+        others = [p for p in e.seat_order(start=player) if p != player]
+        if not others:
+            return _nothing(e, card, "no opponent")
+        rival = e.choose("player", player, f"{player} picks an opponent for {e.name(card)}", others)
+        winner = e.choose("player", player, f"who won the showdown between {player} and {rival}?", [player, rival])
+        loser = rival if winner == player else player
+        with e.atomic():
+            taken = st.hands[loser]
+            st.hands[loser] = []
+            st.hands[winner].extend(taken)
+        e.say(f"{winner} wins the showdown and takes {loser}'s hand ({len(taken)} cards).")
+
+
+@register
+class UseWhatYouTake(Mechanic):
+    name = "use_what_you_take"
+    card_types = _ACTIONS
+    summary = "take a random card from an opponent's hand and play it at once as your own"
+
+    def play(self, e, card, player):
+        st = e.state
+        others = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        if not others:
+            return _nothing(e, card, "every other hand is empty")
+        victim = e.choose("player", player, f"{player} picks whose hand to take a card from", others)
+        taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
+        st.hands[victim].remove(taken)
+        if st.defs[taken].type == "unknown":
+            st.hands[player].append(taken)
+            e.say(f"{player} takes an unknown card from {victim}; nobody can say what it is, so it cannot be "
+                  "played: it stays in their hand. Name it in the scenario to judge the rest.")
+            return
+        e.say(f"{player} takes {e.name(taken)} from {victim} and must play it at once.", "use-what-you-take-keeper")
+        e.play_card(player, taken, counted=False, how=f" (taken from {victim})")
+
+
+@register
+class Zap(Mechanic):
+    name = "zap"
+    card_types = _ACTIONS
+    summary = "take any card in play into your hand (a Creeper goes in front of you)"
+
+    def play(self, e, card, player):
+        st = e.state
+        targets = [k for p in st.players for k in st.keepers[p]] + list(st.rules) + list(st.goals)
+        if not targets:
+            return _nothing(e, card, "nothing in play")
+        target = e.choose("card", player, f"{player} picks a card in play to take", targets)
+        with e.atomic():
+            owner = e.take_from_play(target)
+            if st.defs[target].type == CREEPER:
+                st.keepers[player].append(target)
+                e.say(f"{player} takes {e.name(target)}: a Creeper cannot be held, so it goes in front of them.",
+                      "rule-creeper-drawn-auto-play")
+            else:
+                st.hands[player].append(target)
+                e.say(f"{player} takes {e.name(target)} into their hand" + (f" from {owner}." if owner else "; it is no longer in play."),
+                      "rule-in-play-definition")
+
+
+@register
+class DiscardAndDraw(Mechanic):
+    name = "discard_and_draw"
+    card_types = _ACTIONS
+    summary = "discard your hand and draw as many cards"
+
+    def play(self, e, card, player):
+        st = e.state
+        hand = list(st.hands[player])
+        st.hands[player].clear()
+        for c in hand:
+            e.to_discard(c)
+        e.say(f"{player} discards their hand ({len(hand)} cards).")
+        e.draw(player, len(hand), why=e.name(card))
+        e.checkpoint()
+
+
+@register
+class TempHandAction(Mechanic):
+    name = "temp_hand"
+    card_types = _ACTIONS
+    params = {"draw": Param("int"), "play": Param("int")}
+    summary = "set your hand aside, draw cards into a temporary hand and play some of them"
+    rulings = ("rule-nested-action-example", "rule-d3p2-creeper-redraw", "rule-action-whole-effect-one-play")
+
+    def play(self, e, card, player):
+        e.open_temp_hand(player, card, e.num(card, "draw"), e.num(card, "play"))
+
+
+@register
+class TodaysSpecial(Mechanic):
+    name = "todays_special"
+    card_types = _ACTIONS
+    params = {"draw": Param("int"), "birthday": Param("int"), "holiday": Param("int"), "other": Param("int")}
+    summary = "a temporary hand whose plays depend on what day it is"
+
+    def play(self, e, card, player):
+        if e.choose("table", player, f"Is it {player}'s birthday today?", []):
+            plays, why = e.num(card, "birthday"), "a birthday"
+        elif e.choose("table", player, "Is today a holiday or a special anniversary?", []):
+            plays, why = e.num(card, "holiday"), "a holiday"
+        else:
+            plays, why = e.num(card, "other"), "an ordinary day"
+        e.say(f"The table agrees it is {why}: {plays} of the cards will be played.")
+        e.open_temp_hand(player, card, e.num(card, "draw"), plays)
+
+
+@register
+class EmptyTheTrash(Mechanic):
+    name = "empty_the_trash"
+    card_types = _ACTIONS
+    summary = "shuffle the discard pile into the draw pile; this card starts a new discard pile"
+
+    def play(self, e, card, player):
+        st = e.state
+        pile = list(st.discard) + list(st.draw_pile)
+        st.discard.clear()
+        st.rng.shuffle(pile)
+        st.draw_pile[:] = pile
+        e.say(f"The discard pile is shuffled into the draw pile ({len(pile)} cards now).")
+
+
+@register
+class EverybodyGets(Mechanic):
+    name = "everybody_gets"
+    card_types = _ACTIONS
+    params = {"each": Param("int")}
+    summary = "draw cards for every player, look at them and deal them out as you choose"
+
+    def play(self, e, card, player):
+        st = e.state
+        order = e.seat_order(start=player)
+        each = e.num(card, "each")
+        drawn: list[int] = []
+        e.draw(player, each * len(order), into=drawn, why=e.name(card))
+        st.resolving.extend(drawn)
+        if not drawn:
+            return
+        e.say(f"{player} looks at the drawn cards ({e.names(drawn)}) and decides who gets which, face down.",
+              "everybody-gets-1-look")
+        if len(set(order)) == 1:
+            deal = {player: list(drawn)}
+        else:
+            deal = e.choose("deal", player, f"{player} deals {e.names(drawn)}: {each} to each player", list(drawn))
+            full = len(drawn) == each * len(order)
+            for p in order:
+                got = len(deal.get(p, []))
+                if full and got != each:
+                    raise BadAnswer(f"{e.name(card)}: every player gets exactly {each}; {p} was given {got}")
+        with e.atomic():
+            for p, cards in deal.items():
+                for c in cards:
+                    st.resolving.remove(c)
+                    st.hands[p].append(c)
+                e.say(f"{p} gets {len(cards)} card(s).")
+
+
+@register
+class ExchangeKeepers(Mechanic):
+    name = "exchange_keepers"
+    card_types = _ACTIONS
+    summary = "swap one of your Keepers for one of another player's"
+
+    def play(self, e, card, player):
+        st = e.state
+        theirs = _keepers_of(e, [p for p in st.players if p != player], {KEEPER})
+        mine = _keepers_of(e, [player], {KEEPER})
+        if not theirs or not mine:
+            return _nothing(e, card, "both players need a Keeper")
+        take = e.choose("card", player, f"{player} picks the Keeper to take", theirs)
+        give = e.choose("card", player, f"{player} picks the Keeper to give", mine)
+        owner = st.owner_of_keeper(take)
+        with e.atomic():
+            st.keepers[owner].remove(take)
+            st.keepers[player].remove(give)
+            st.keepers[player].append(take)
+            st.keepers[owner].append(give)
+        e.say(f"{player} swaps {e.name(give)} for {owner}'s {e.name(take)}.")
+
+
+@register
+class DrawCards(Mechanic):
+    name = "draw_cards"
+    card_types = _ACTIONS
+    params = {"draw": Param("int")}
+    summary = "draw extra cards"
+
+    def play(self, e, card, player):
+        e.draw(player, e.num(card, "draw"), why=e.name(card))
+
+
+@register
+class PlayFromDiscard(Mechanic):
+    name = "play_from_discard"
+    card_types = _ACTIONS
+    params = {"types": Param("names")}
+    summary = "play a card of the given kinds from the discard pile at once"
+
+    def play(self, e, card, player):
+        st = e.state
+        types = set(st.defs[card].params["types"])
+        options = [c for c in st.discard if st.defs[c].type in types]
+        if not options:
+            return _nothing(e, card, "no such card in the discard pile")
+        pick = e.choose("card", player, f"{player} picks a card from the discard pile to play", options)
+        st.discard.remove(pick)
+        e.play_card(player, pick, counted=False, how=" from the discard pile")
+
+
+@register
+class Simplify(Mechanic):
+    name = "simplify"
+    card_types = _ACTIONS
+    summary = "discard up to half the New Rules in play, rounded up"
+    rulings = ("lets-simplify-rounding",)
+
+    def play(self, e, card, player):
+        st = e.state
+        if not st.rules:
+            return _nothing(e, card, "no New Rules in play")
+        most = math.ceil(len(st.rules) / 2)
+        picked = e.choose("cards", player, f"{player} may discard up to {most} of the {len(st.rules)} New Rules",
+                          list(st.rules), count=most, minimum=0)
+        with e.atomic():
+            for r in picked:
+                e.remove_rule(r, by=player)
+        e.say(f"{player} discards {e.names(picked)} ({len(picked)} of at most {most}: half of {len(st.rules) + len(picked)}, "
+              "rounded up).", "lets-simplify-rounding")
+
+
+@register
+class DiscardSlots(Mechanic):
+    name = "discard_slots"
+    card_types = _ACTIONS
+    params = {"slots": Param("names")}
+    summary = "discard every rule that sets one of the given slots (No Limits)"
+
+    def play(self, e, card, player):
+        st = e.state
+        slots = set(st.defs[card].params["slots"])
+        gone = [r for r in st.rules if e.graph.slots_of(st.defs[r].key) & slots]
+        if not gone:
+            return _nothing(e, card, "no such rule in play")
+        with e.atomic():
+            for r in gone:
+                e.remove_rule(r, by=player)
+        e.say(f"{e.names(gone)} discarded; a rule stops applying the moment it leaves play.", "limit-removed-before-turn-end")
+
+
+@register
+class TradeHands(Mechanic):
+    name = "trade_hands"
+    card_types = _ACTIONS
+    summary = "swap hands with another player"
+
+    def play(self, e, card, player):
+        st = e.state
+        others = [p for p in e.seat_order(start=player) if p != player]
+        if not others:
+            return _nothing(e, card, "nobody to trade with")
+        other = e.choose("player", player, f"{player} picks who to trade hands with", others)
+        with e.atomic():
+            st.hands[player], st.hands[other] = st.hands[other], st.hands[player]
+        cites = ("trade-hands-empty-opponents", "rule-played-card-must-be-followed") if not st.hands[player] else ()
+        e.say(f"{player} and {other} swap hands ({player} now holds {len(st.hands[player])}, {other} {len(st.hands[other])}).", *cites)
+
+
+@register
+class ShareTheWealth(Mechanic):
+    name = "share_the_wealth"
+    card_types = _ACTIONS
+    summary = "gather every Keeper, shuffle them and deal them out one at a time from you"
+
+    def play(self, e, card, player):
+        st = e.state
+        pool = _keepers_of(e, st.players, {KEEPER})
+        if not pool:
+            return _nothing(e, card, "no Keepers in play")
+        with e.atomic():
+            for p in st.players:
+                st.keepers[p] = [k for k in st.keepers[p] if k not in pool]
+            st.resolving.extend(pool)
+            order = e.seat_order(start=player)
+            i = 0
+            while pool:
+                to = order[i % len(order)]
+                c = e.chance(player, f"the next shuffled Keeper, dealt to {to}", list(pool))
+                pool.remove(c)
+                st.resolving.remove(c)
+                st.keepers[to].append(c)
+                i += 1
+        e.say("Every Keeper is gathered, shuffled and dealt out again one at a time.")
+
+
+@register
+class AnotherTurn(Mechanic):
+    name = "another_turn"
+    card_types = _ACTIONS
+    summary = "take another turn after this one (never more than two in a row)"
+
+    def play(self, e, card, player):
+        st = e.state
+        st.another_turn = True
+        if st.turns_in_a_row >= 2:
+            e.say(f"{player} is already on a second turn in a row: {e.name(card)} gives no third.")
+        else:
+            e.say(f"{player} will take another turn once this one ends.")
+
+
+@register
+class DiscardAllOfType(Mechanic):
+    name = "discard_all_of_type"
+    card_types = _ACTIONS
+    params = {"types": Param("names")}
+    summary = "discard every card of the given kinds in play"
+
+    def play(self, e, card, player):
+        st = e.state
+        types = set(st.defs[card].params["types"])
+        gone = _keepers_of(e, st.players, types)
+        if not gone:
+            return _nothing(e, card, "none in play")
+        with e.atomic():
+            for c in gone:
+                e.take_from_play(c)
+                e.to_discard(c)
+        e.say(f"Discarded: {e.names(gone)}.")
+
+
+@register
+class MoveCreeper(Mechanic):
+    name = "move_creeper"
+    card_types = _ACTIONS
+    summary = "move a Creeper from in front of one player to another"
+
+    def play(self, e, card, player):
+        st = e.state
+        creepers = _keepers_of(e, st.players, {CREEPER})
+        if not creepers:
+            return _nothing(e, card, "no Creepers in play")
+        c = e.choose("card", player, f"{player} picks a Creeper to move", creepers)
+        owner = st.owner_of_keeper(c)
+        to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])
+        st.keepers[owner].remove(c)
+        st.keepers[to].append(c)
+        e.say(f"{e.name(c)} moves from {owner} to {to}.")
+        e.checkpoint()

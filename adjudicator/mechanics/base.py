@@ -1,0 +1,127 @@
+"""The mechanic contract: what a mechanic declares and the hooks the engine calls.
+
+A mechanic is written once and registered by name; every card that behaves that way
+names it in the catalogue with its arguments. Declared metadata (the rule slot it
+sets, what it modifies, whether it is a free action...) feeds the interaction graph,
+which is where the engine learns which rules displace which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import CardDef
+    from adjudicator.engine import Engine
+
+# card types
+KEEPER, GOAL, RULE, ACTION, CREEPER, SURPRISE = "keeper", "goal", "rule", "action", "creeper", "surprise"
+UNGOAL, META_RULE, DANGER, SECRET, BASIC, UNKNOWN = "ungoal", "meta_rule", "danger", "secret", "basic", "unknown"
+CARD_TYPES = (KEEPER, GOAL, RULE, ACTION, CREEPER, SURPRISE, UNGOAL, META_RULE, DANGER, SECRET, BASIC)
+
+# rule slots (what a rule governs; two rules with one slot contradict each other)
+SLOTS = ("draw", "play", "hand_limit", "keeper_limit", "agenda")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared argument of a mechanic. kind: int | str | bool | names | count."""
+
+    kind: str
+    required: bool = True
+    default: Any = None
+    numeral_ok: bool = True      # may be printed as a digit (and so be inflated)
+
+
+class Mechanic:
+    """Base class; subclasses set the class attributes and override the hooks they use."""
+
+    name: ClassVar[str] = ""
+    card_types: ClassVar[frozenset[str]] = frozenset()
+    params: ClassVar[dict[str, Param]] = {}
+    summary: ClassVar[str] = ""
+    # graph metadata
+    slot: ClassVar[str | None] = None
+    coexists: ClassVar[tuple[str, ...]] = ()     # concepts it explicitly does not contradict
+    modifies: ClassVar[tuple[str, ...]] = ()     # quantities it changes: draw_count, play_count...
+    free_action: ClassVar[bool] = False
+    once_per_turn: ClassVar[bool] = False
+    ends_turn: ClassVar[bool] = False
+    rulings: ClassVar[tuple[str, ...]] = ()      # rulings that decide how it behaves
+
+    # -- playing and using -------------------------------------------------
+    def play(self, e: "Engine", card: int, player: str) -> None:
+        """Resolve an Action (or a Surprise's in-turn side)."""
+
+    def cannot_use(self, e: "Engine", card: int, player: str) -> tuple[str, str | None] | None:
+        """Why this free action cannot be used now: (reason, ruling id), or None."""
+        return ("this card has no free action", None)
+
+    def use(self, e: "Engine", card: int, player: str) -> None:
+        """Carry out a free action."""
+
+    # -- rules in play -----------------------------------------------------
+    def on_enter(self, e: "Engine", card: int, by: str) -> None:
+        """A rule has just been put in play."""
+
+    def on_leave(self, e: "Engine", card: int, by: str) -> None:
+        """A rule has just left play."""
+
+    # derived quantities: None means "this rule says nothing about it"
+    def draw_base(self, e: "Engine", card: int) -> int | None:
+        return None
+
+    def play_quota(self, e: "Engine", card: int) -> tuple[str, int] | None:
+        """('n', N) for Play N, ('all_but', k) for Play All But k (0: Play All)."""
+        return None
+
+    def hand_limit(self, e: "Engine", card: int) -> int | None:
+        return None
+
+    def keeper_limit(self, e: "Engine", card: int) -> int | None:
+        return None
+
+    def agenda(self, e: "Engine", card: int) -> int | None:
+        return None
+
+    def draw_bonus(self, e: "Engine", card: int, player: str) -> int:
+        return 0
+
+    def play_bonus(self, e: "Engine", card: int, player: str) -> int:
+        return 0
+
+    def start_of_turn(self, e: "Engine", card: int, player: str) -> None:
+        """A rule's or a card-in-front-of-you's start-of-turn duty (No-Hand Bonus, Death)."""
+
+    # -- goals ---------------------------------------------------------------
+    def winners(self, e: "Engine", card: int) -> set[str]:
+        return set()
+
+    def requires(self, e: "Engine", card: int) -> frozenset[str]:
+        """Creepers this goal names as needed (so they do not block it)."""
+        return frozenset()
+
+    # -- keepers and creepers ------------------------------------------------
+    def blocks_win(self, e: "Engine", card: int, owner: str, goal: int) -> bool:
+        return False
+
+    def on_checkpoint(self, e: "Engine", card: int, owner: str) -> None:
+        """A card in front of `owner` reacts to the table (War hands Peace over)."""
+
+    def on_goal_change(self, e: "Engine", card: int, owner: str) -> None:
+        """A card in front of `owner` reacts to the Goal changing (Radioactive Potato)."""
+
+
+REGISTRY: dict[str, Mechanic] = {}
+
+
+def register(cls: type[Mechanic]) -> type[Mechanic]:
+    if not cls.name:
+        raise ValueError(f"{cls.__name__} has no mechanic name")
+    if cls.name in REGISTRY:
+        raise ValueError(f"mechanic {cls.name!r} registered twice")
+    if cls.slot is not None and cls.slot not in SLOTS:
+        raise ValueError(f"mechanic {cls.name!r} declares unknown slot {cls.slot!r}")
+    REGISTRY[cls.name] = cls()
+    return cls

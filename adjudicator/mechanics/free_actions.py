@@ -1,0 +1,144 @@
+"""Free actions granted by New Rules: optional, taken on your own turn, not plays,
+and never while a temporary hand is being played."""
+
+from __future__ import annotations
+
+from adjudicator.mechanics.base import GOAL, KEEPER, META_RULE, RULE, UNKNOWN, Mechanic, Param, register
+
+_RULES = frozenset({RULE, META_RULE})
+
+
+@register
+class GetOnWithIt(Mechanic):
+    name = "get_on_with_it"
+    card_types = _RULES
+    params = {"draw": Param("int")}
+    free_action = True
+    ends_turn = True
+    coexists = ("play_all",)
+    summary = "before your last play: discard your hand, draw a new one, and your turn ends"
+    rulings = ("get-on-with-it-empty-hand", "get-on-with-it-play-1", "gowi-swap-dont-contradict-play-all")
+
+    def cannot_use(self, e, card, player):
+        if not e.state.hands[player]:
+            return (f"{e.name(card)} needs a hand to throw away, and {player}'s hand is empty", "get-on-with-it-empty-hand")
+        if e.plays_left() <= 0:
+            return (f"{e.name(card)} must come before your final play, and {player} has no play left to give up",
+                    "get-on-with-it-empty-hand")
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        hand = list(st.hands[player])
+        st.hands[player].clear()
+        for c in hand:
+            e.to_discard(c)
+        cites = ("get-on-with-it-play-1",) if e.play_quota(player) == ("n", 1) else ()
+        e.say(f"{player} gives up the remaining plays and discards their hand ({len(hand)} cards).", *cites)
+        e.draw(player, e.num(card, "draw"), why=e.name(card))
+        e.end_turn(e.name(card), immediately=True)
+
+
+@register
+class SwapPlaysForDraws(Mechanic):
+    name = "swap_plays_for_draws"
+    card_types = _RULES
+    free_action = True
+    ends_turn = True
+    coexists = ("play_all",)
+    summary = "give up every play you can still make and draw that many instead; your turn ends"
+    rulings = ("swap-plays-hand-cap", "swap-plays-vs-play-all", "gowi-swap-dont-contradict-play-all")
+
+    def cannot_use(self, e, card, player):
+        if e.plays_left() <= 0:
+            return (f"{player} has no play left that could be swapped (only plays that can really be made count)",
+                    "swap-plays-hand-cap")
+        return None
+
+    def use(self, e, card, player):
+        n = e.plays_left()
+        kind, keep = e.play_quota(player)
+        cites = ["swap-plays-hand-cap"]
+        if kind == "all_but":
+            cites.append("swap-plays-vs-play-all")
+        e.say(f"{player} can still actually make {n} play(s) (the Play rule and the cards in hand both limit it) "
+              f"and swaps them for {n} draw(s); no plays remain.", *cites)
+        e.draw(player, n, why=e.name(card))
+        e.end_turn(e.name(card), immediately=True)
+
+
+@register
+class MysteryPlay(Mechanic):
+    name = "mystery_play"
+    card_types = _RULES
+    free_action = True
+    once_per_turn = True
+    summary = "once a turn, play the top card of the draw pile at once (not one of your plays)"
+    rulings = ("mystery-play-must-play-drawn", "mystery-play-surprise-too-late")
+
+    def cannot_use(self, e, card, player):
+        st = e.state
+        if not st.draw_pile and not st.discard:
+            return ("there is no card to take: both the draw pile and the discard pile are empty", "no-cards-left-to-draw")
+        if st.draw_pile and st.defs[st.draw_pile[0]].type == UNKNOWN:
+            return ("the top card of the draw pile is unknown ('?'): name it in the scenario to judge this", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        if not st.draw_pile:
+            e.reshuffle()
+        top = st.draw_pile.pop(0)
+        e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand.",
+              "mystery-play-must-play-drawn")
+        e.play_card(player, top, counted=False, how=" from the top of the draw pile")
+
+
+@register
+class GoalMill(Mechanic):
+    name = "goal_mill"
+    card_types = _RULES
+    free_action = True
+    once_per_turn = True
+    summary = "once a turn, discard Goals from your hand and draw as many"
+
+    def cannot_use(self, e, card, player):
+        st = e.state
+        if not any(st.defs[c].type == GOAL for c in st.hands[player]):
+            return (f"{player} has no Goal in hand to mill", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        goals = [c for c in st.hands[player] if st.defs[c].type == GOAL]
+        picked = e.choose("cards", player, f"{player} picks the Goals to discard", goals, count=len(goals), minimum=1)
+        for c in picked:
+            st.hands[player].remove(c)
+            e.to_discard(c)
+        e.say(f"{player} discards {e.names(picked)}.")
+        e.draw(player, len(picked), why=e.name(card))
+
+
+@register
+class Recycling(Mechanic):
+    name = "recycling"
+    card_types = _RULES
+    params = {"draw": Param("int")}
+    free_action = True
+    once_per_turn = True
+    summary = "once a turn, discard one of your Keepers and draw cards"
+
+    def cannot_use(self, e, card, player):
+        st = e.state
+        if not any(st.defs[k].type == KEEPER for k in st.keepers[player]):
+            return (f"{player} has no Keeper to recycle", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        mine = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+        k = e.choose("card", player, f"{player} picks a Keeper to recycle", mine)
+        st.keepers[player].remove(k)
+        e.to_discard(k)
+        e.say(f"{player} discards {e.name(k)}.")
+        e.draw(player, e.num(card, "draw"), why=e.name(card))

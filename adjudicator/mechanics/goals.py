@@ -1,0 +1,91 @@
+"""Goals: who meets them. A Creeper in front of a player blocks them unless the Goal
+names it as needed."""
+
+from __future__ import annotations
+
+from adjudicator.mechanics.base import GOAL, KEEPER, UNGOAL, Mechanic, Param, register
+
+_GOALS = frozenset({GOAL, UNGOAL})
+
+
+def _has(e, player: str, wanted: str) -> bool:
+    """A Keeper/Creeper named `wanted` (or any with the tag, written `tag:NAME`) in front of player."""
+    st = e.state
+    if wanted.startswith("tag:"):
+        tag = wanted[4:]
+        return any(tag in st.defs[k].tags for k in st.keepers[player])
+    return any(st.defs[k].name == wanted for k in st.keepers[player])
+
+
+@register
+class KeeperGoal(Mechanic):
+    name = "keeper_goal"
+    card_types = _GOALS
+    params = {
+        "needs": Param("names", required=False, default=[]),
+        "needs_creepers": Param("names", required=False, default=[]),
+        "nobody_has": Param("names", required=False, default=[]),
+        "any_of": Param("names", required=False, default=[]),
+        "any_count": Param("int", required=False, default=0),
+    }
+    summary = "one player has all the named Keepers (and Creepers) in front of them"
+    rulings = ("rule-keepers-in-play-for-goals-powers", "thanksgiving-keepers-in-front")
+
+    def requires(self, e, card):
+        return frozenset(e.state.defs[card].params["needs_creepers"])
+
+    def winners(self, e, card):
+        st = e.state
+        p_ = st.defs[card].params
+        if any(_has(e, p, n) for n in p_["nobody_has"] for p in st.players):
+            return set()
+        need_any = e.num(card, "any_count") if p_["any_count"] else 0
+        out = set()
+        for p in st.players:
+            if not all(_has(e, p, n) for n in p_["needs"]) or not all(_has(e, p, n) for n in p_["needs_creepers"]):
+                continue
+            if need_any and sum(1 for n in p_["any_of"] if _has(e, p, n)) < need_any:
+                continue
+            if st.defs[card].type == UNGOAL:
+                return {"*"}
+            if not e.blocked(p, card):
+                out.add(p)
+        return out
+
+
+@register
+class MostCardsGoal(Mechanic):
+    name = "most_cards_goal"
+    card_types = _GOALS
+    params = {"threshold": Param("int")}
+    summary = "once someone holds the threshold, the one player with the most cards in hand wins"
+
+    def winners(self, e, card):
+        st = e.state
+        threshold = e.num(card, "threshold")
+        sizes = {p: len(st.hands[p]) for p in st.players if p not in st.eliminated and not e.blocked(p, card)}
+        return _single_most(sizes, threshold)
+
+
+@register
+class MostKeepersGoal(Mechanic):
+    name = "most_keepers_goal"
+    card_types = _GOALS
+    params = {"threshold": Param("int")}
+    summary = "once someone has the threshold of Keepers, the one player with the most wins"
+
+    def winners(self, e, card):
+        st = e.state
+        threshold = e.num(card, "threshold")
+        sizes = {p: e.keeper_count(p) for p in st.players if p not in st.eliminated and not e.blocked(p, card)}
+        return _single_most(sizes, threshold)
+
+
+def _single_most(sizes: dict[str, int], threshold: int) -> set[str]:
+    if not sizes:
+        return set()
+    top = max(sizes.values())
+    if top < threshold:
+        return set()
+    leaders = [p for p, n in sizes.items() if n == top]
+    return {leaders[0]} if len(leaders) == 1 else set()

@@ -1,0 +1,131 @@
+"""Keepers and Creepers: plain Keepers, Creepers that block wins, and the Creeper
+Pack's Creepers with their own duties (War, Taxes, Death, Radioactive Potato)."""
+
+from __future__ import annotations
+
+from adjudicator.mechanics.base import CREEPER, KEEPER, UNKNOWN, Mechanic, Param, register
+
+
+@register
+class Unknown(Mechanic):
+    name = "unknown"
+    card_types = frozenset({UNKNOWN})
+    summary = "a card nobody can see; it can be moved but never played"
+
+
+@register
+class Keeper(Mechanic):
+    name = "keeper"
+    card_types = frozenset({KEEPER})
+    summary = "stays in front of its owner; Goals ask for it"
+
+
+@register
+class BlockingCreeper(Mechanic):
+    name = "blocking_creeper"
+    card_types = frozenset({CREEPER})
+    summary = "its holder cannot win unless the Goal needs it"
+    rulings = ("rule-creeper-placement",)
+
+    def blocks_win(self, e, card, owner, goal):
+        return not e.has_rule("silver_lining")
+
+
+@register
+class PassesOn(BlockingCreeper):
+    """War: whoever holds it and a named Keeper must give that Keeper to another player."""
+
+    name = "passes_keeper_on"
+    params = {"keeper": Param("str")}
+    summary = "blocks; its holder must hand the named Keeper to another player"
+
+    def on_checkpoint(self, e, card, owner):
+        st = e.state
+        want = st.defs[card].params["keeper"]
+        held = [k for k in st.keepers[owner] if st.defs[k].name == want]
+        others = [p for p in e.seat_order(start=owner) if p != owner]
+        for k in held:
+            if not others:
+                return
+            to = e.choose("player", owner, f"{owner} has {e.name(card)} and {want}: choose who receives {want}", others)
+            st.keepers[owner].remove(k)
+            st.keepers[to].append(k)
+            e.say(f"{owner} has both {e.name(card)} and {want}, so {want} goes to {to}.")
+
+
+@register
+class PayOff(BlockingCreeper):
+    """Taxes: its holder may discard it together with a named Keeper, at any time."""
+
+    name = "pay_off"
+    params = {"keeper": Param("str")}
+    free_action = True
+    summary = "blocks; its holder may discard it together with the named Keeper"
+    off_turn = True
+
+    def cannot_use(self, e, card, player):
+        st = e.state
+        want = st.defs[card].params["keeper"]
+        if not any(st.defs[k].name == want for k in st.keepers[player]):
+            return (f"{e.name(card)} can only be paid off together with {want}, which {player} does not have", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        want = st.defs[card].params["keeper"]
+        keeper = next(k for k in st.keepers[player] if st.defs[k].name == want)
+        for c in (card, keeper):
+            st.keepers[player].remove(c)
+            e.to_discard(c)
+        e.say(f"{player} discards {e.name(card)} together with {want}.")
+
+
+@register
+class Death(BlockingCreeper):
+    """Death: at the start of its holder's turn another card they have in play goes;
+    when it is their only card in play they may discard it."""
+
+    name = "death"
+    free_action = True
+    summary = "blocks; costs its holder another card in play each turn; can go when it is alone"
+
+    def start_of_turn(self, e, card, player):
+        st = e.state
+        others = [k for k in st.keepers[player] if k != card]
+        if not others:
+            return
+        victim = e.choose("card", player, f"{e.name(card)}: {player} discards another card they have in play", others)
+        st.keepers[player].remove(victim)
+        e.to_discard(victim)
+        e.say(f"{e.name(card)} claims {e.name(victim)} from {player} at the start of the turn.")
+
+    def cannot_use(self, e, card, player):
+        if [k for k in e.state.keepers[player] if k != card]:
+            return (f"{e.name(card)} can be discarded only when it is the only card {player} has in play", None)
+        return None
+
+    def use(self, e, card, player):
+        e.state.keepers[player].remove(card)
+        e.to_discard(card)
+        e.say(f"{player} discards {e.name(card)}, the only card they had in play.")
+
+
+@register
+class MovesOnGoalChange(BlockingCreeper):
+    """Radioactive Potato: each time the Goal changes it moves one seat against turn order."""
+
+    name = "moves_on_goal_change"
+    summary = "blocks (unless a rule says otherwise); moves to the previous player whenever the Goal changes"
+
+    def blocks_win(self, e, card, owner, goal):
+        return not e.has_rule("silver_lining") and not e.has_rule("baked_potato")
+
+    def on_goal_change(self, e, card, owner):
+        st = e.state
+        order = [p for p in st.players if p not in st.eliminated]
+        if len(order) < 2:
+            return
+        to = order[(order.index(owner) - 1) % len(order)]
+        st.keepers[owner].remove(card)
+        st.keepers[to].append(card)
+        e.say(f"The Goal changed, so {e.name(card)} moves from {owner} to {to} (against turn order).")

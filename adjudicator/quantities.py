@@ -1,0 +1,122 @@
+"""Derived quantities: cards to draw, plays owed, limits, Goal slots, numerals.
+
+Nothing here is stored; every figure is worked out from the cards in play when it is
+asked for, so a rule that arrives or leaves changes it at once. Every printed number
+goes through `num`, the one place Inflation acts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adjudicator.mechanics.base import KEEPER
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.state import State
+
+
+class Quantities:
+    state: "State"
+
+    # -- numerals --------------------------------------------------------------
+    def inflation(self) -> int:
+        """How much every printed numeral rises (1 while Inflation is in play)."""
+        st = self.state
+        return 1 if any(st.defs[r].mechanic == "inflation" for r in st.rules) else 0
+
+    def num(self, card: int, param: str) -> int:
+        d = self.state.defs[card]
+        value = d.params[param]
+        if param in d.numerals and isinstance(value, int) and d.mechanic != "inflation":
+            value += self.inflation()
+        return value
+
+    # -- rules in play -------------------------------------------------------------
+    def rule_cards(self) -> list[int]:
+        """Rules that are in force: New Rules and Meta Rules, then the Basic Rules."""
+        st = self.state
+        cards = st.rules + st.meta_rules
+        return cards + [st.basic] if st.basic is not None else cards
+
+    def has_rule(self, mechanic: str) -> bool:
+        st = self.state
+        return any(st.defs[r].mechanic == mechanic for r in st.rules + st.meta_rules)
+
+    def _first(self, hook: str, *args):
+        """The first rule in force that answers (New Rules before the Basic Rules)."""
+        st = self.state
+        for r in self.rule_cards():
+            value = getattr(st.defs[r].impl, hook)(self, r, *args)
+            if value is not None:
+                return value
+        return None
+
+    def draw_rule(self) -> int:
+        return self._first("draw_base") or 0
+
+    def draw_total(self, player: str) -> int:
+        st = self.state
+        total = self.draw_rule()
+        total += sum(st.defs[r].impl.draw_bonus(self, r, player) for r in self.rule_cards())
+        return max(total, 0)
+
+    def draws_owed(self) -> int:
+        st = self.state
+        if st.phase != "play" or st.game_over:
+            return 0
+        return max(0, self.draw_total(st.active_player) - st.drawn)
+
+    def play_bonus(self, player: str) -> int:
+        st = self.state
+        bonus = sum(st.defs[r].impl.play_bonus(self, r, player) for r in self.rule_cards())
+        bonus += sum(st.defs[k].impl.play_bonus(self, k, player) for k in st.keepers[player])
+        return bonus
+
+    def play_quota(self, player: str) -> tuple[str, int]:
+        """('n', N): play N cards this turn; ('all_but', k): play until k are left
+        (k = 0 is Play All). A Play bonus adds to N, and takes one off k: Play All But 1
+        with a +1 bonus is Play All, and nothing exceeds All."""
+        kind, value = self._first("play_quota") or ("n", 1)
+        bonus = self.play_bonus(player)
+        if kind == "n":
+            return ("n", max(0, value + bonus))
+        return ("all_but", max(0, value - bonus))
+
+    def plays_left(self) -> int:
+        """Plays the active player can actually still make this turn (cards to play them
+        with included): the figure Get On With It, Swap Plays and turn ends use."""
+        st = self.state
+        if st.game_over or st.phase != "play":
+            return 0
+        if st.temp_hands:
+            frame = st.temp_hands[-1]
+            return max(0, min(frame.plays - frame.made, sum(1 for c in frame.cards if st.defs[c].type != "unknown")))
+        player = st.active_player
+        hand = len(st.hands[player])
+        kind, value = self.play_quota(player)
+        if kind == "n":
+            return max(0, min(value - st.played, hand))
+        return max(0, hand - value)
+
+    def plays_left_label(self) -> int | str:
+        """plays_left as the scenario format shows it: 'all' under Play All."""
+        st = self.state
+        if not st.temp_hands and st.phase == "play" and not st.game_over:
+            kind, value = self.play_quota(st.active_player)
+            if kind == "all_but" and value == 0 and st.hands[st.active_player]:
+                return "all"
+        return self.plays_left()
+
+    # -- limits and slots -----------------------------------------------------------
+    def hand_limit(self) -> int | None:
+        return self._first("hand_limit")
+
+    def keeper_limit(self) -> int | None:
+        return self._first("keeper_limit")
+
+    def agenda_size(self) -> int:
+        return self._first("agenda") or 1
+
+    def keeper_count(self, player: str) -> int:
+        st = self.state
+        return sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER)

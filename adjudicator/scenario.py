@@ -1,0 +1,416 @@
+"""Scenario files (format 1): a table position, the plays made from it, expectations.
+
+The loader is strict, as the public format requires: unknown keys (with a did-you-mean),
+duplicate keys, names that YAML would read as numbers or booleans, unknown cards (with
+suggestions) and positions the rules could never reach are refused, each with the
+file, line and column.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator import strictyaml
+from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
+from adjudicator.errors import InputError
+from adjudicator.events import Event
+from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL, BASIC
+from adjudicator.state import State
+from adjudicator.strictyaml import Node, check_keys
+
+TOP_KEYS = ["format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle"]
+TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
+              "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions"]
+EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "by", "expect", "note", "against"]
+EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",
+               "pending", "rejected", "cites", "zones"]
+VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn")
+ZONE_NAMES = ("hand", "keepers", "temp_hand")
+GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard")
+_COPIES = re.compile(r"^(.*?)\s+x\s*(\d+)$", re.IGNORECASE)
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass
+class CardRef:
+    """A card as a scenario names it: its catalogue entry and where it was written."""
+
+    card: CardDef
+    node: Node
+
+
+@dataclass
+class Expectation:
+    values: dict[str, Any]
+    nodes: dict[str, Node]
+    line: int | None = None
+
+
+@dataclass
+class ScenarioEvent:
+    event: Event
+    expect: Expectation | None
+    node: Node
+
+
+@dataclass
+class Scenario:
+    path: str
+    id: str
+    title: str
+    cites: list[str]
+    note: str
+    table: Node
+    events: list[ScenarioEvent]
+    expect: Expectation | None
+    catalogue: Catalogue
+    editions: list[str] | None = None
+    reshuffle: list[str] = field(default_factory=list)
+    solo: bool = False
+    deal: bool = False
+    position: dict[str, Any] = field(default_factory=dict)   # the parsed table, card refs resolved
+
+
+class _Reader:
+    def __init__(self, catalogue: Catalogue, editions: list[str] | None):
+        self.cat = catalogue
+        self.editions = editions
+
+    def card(self, node: Node, what: str = "card") -> CardDef:
+        name = node.as_str(what)
+        try:
+            return self.cat.resolve(name, self.editions)
+        except UnknownName as exc:
+            raise node.error(str(exc)) from None
+
+    def cards(self, node: Node, what: str) -> list[CardRef]:
+        """A list of card names; "NAME xN" is N copies, "?" an unknown card."""
+        out: list[CardRef] = []
+        for item in node.as_seq(what):
+            name = item.as_str(f"a card in {what}")
+            count = 1
+            m = _COPIES.match(name.strip())
+            if m:
+                name, count = m.group(1), int(m.group(2))
+                if count < 1 or count > 500:
+                    raise item.error(f"{name} x{count}: the number of copies must be from 1 to 500")
+            probe = Node(name, item.line, item.col, item.path)
+            card = self.card(probe, f"a card in {what}")
+            out.extend(CardRef(card, item) for _ in range(count))
+        return out
+
+
+def _expectation(node: Node, reader: _Reader, players: list[str], where: str) -> Expectation:
+    fields = check_keys(node, EXPECT_KEYS, where)
+    values: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key in ("winner", "turn"):
+            name = value.as_str(key)
+            if key == "winner" and name.lower() == "none":
+                values[key] = None
+            else:
+                values[key] = _player(value, players, key)
+        elif key in ("everyone_loses", "game_over", "turn_over"):
+            values[key] = value.as_bool(key)
+        elif key == "plays_left":
+            if isinstance(value.value, str) and value.value == "all":
+                values[key] = "all"
+            else:
+                values[key] = value.as_int(key)
+        elif key == "draws_owed":
+            values[key] = value.as_int(key)
+        elif key == "pending":
+            pend = check_keys(value, ["by", "choice"], "pending")
+            spec: dict[str, Any] = {}
+            if "by" in pend:
+                spec["by"] = _player(pend["by"], players, "pending.by")
+            if "choice" in pend:
+                choice = pend["choice"].as_str("pending.choice")
+                allowed = ("discard", "discard_keepers", "card", "cards", "player", "deal", "yes_no", "number", "table", "random")
+                if choice not in allowed:
+                    raise pend["choice"].error(f"unknown decision kind {choice!r} (one of {', '.join(allowed)})")
+                spec["choice"] = choice
+            values[key] = spec
+        elif key == "rejected":
+            if isinstance(value.value, bool):
+                values[key] = value.value
+            else:
+                values[key] = value.as_str("rejected")
+        elif key == "cites":
+            values[key] = [n.as_str("a ruling id") for n in value.as_seq("cites")]
+        elif key == "zones":
+            zones = {}
+            for zname, spec_node in value.as_map("zones").items():
+                zkey = _zone_name(fields["zones"].key_nodes[zname], zname, players)
+                if spec_node.is_seq():
+                    zones[zkey] = {"exactly": [c.card for c in reader.cards(spec_node, zname)]}
+                else:
+                    spec_fields = check_keys(spec_node, ["has", "lacks", "size", "top"], f"the zone spec of {zname}")
+                    z: dict[str, Any] = {}
+                    for k, v in spec_fields.items():
+                        if k in ("has", "lacks"):
+                            z[k] = [c.card for c in reader.cards(v, f"{zname}.{k}")]
+                        elif k == "size":
+                            z[k] = v.as_int("size")
+                        else:
+                            z[k] = reader.card(v, f"{zname}.top")
+                    zones[zkey] = z
+            values[key] = zones
+    return Expectation(values, fields, node.line)
+
+
+def _zone_name(node: Node, name: str, players: list[str]) -> str:
+    if name in GLOBAL_ZONES:
+        return name
+    if "." in name:
+        who, _, zone = name.rpartition(".")
+        if zone in ZONE_NAMES:
+            for p in players:
+                if p == who or p.lower() == who.lower():
+                    return f"{p}.{zone}"
+            raise node.error(f"zone {name!r} names no player (players: {', '.join(players)})")
+    raise node.error(f"unknown zone {name!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, " + ", ".join(GLOBAL_ZONES))
+
+
+def _player(node: Node, players: list[str], what: str) -> str:
+    name = node.as_str(what)
+    for p in players:
+        if p == name or p.lower() == name.lower():
+            return p
+    raise node.error(f"{what}: no player is called {name!r} (players: {', '.join(players)})")
+
+
+def _answer(node: Node) -> Any:
+    """A scripted answer: text, a number, yes/no, a list or a mapping, positions dropped."""
+    return node.plain_data()
+
+
+def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = None) -> Scenario:
+    catalogue = catalogue or default_catalogue()
+    if root is None:
+        raise InputError("the file is empty; a scenario needs at least `format: 1` and a `table`", path, 1, 1)
+    top = check_keys(root, TOP_KEYS, "a scenario", required=("format", "table"))
+    fmt = top["format"]
+    if fmt.value != 1 or isinstance(fmt.value, bool):
+        raise fmt.error(f"unsupported format {fmt.source or fmt.value!r}; this engine reads `format: 1`")
+    sid = top["id"].as_str("id") if "id" in top else _default_id(path)
+    if "id" in top and not _ID.match(sid):
+        raise top["id"].error(f"id {sid!r} must be kebab-case (lowercase words joined by '-')")
+    table = check_keys(top["table"], TABLE_KEYS, "the table", required=("players",))
+    editions = None
+    if "editions" in table:
+        editions = [n.as_str("edition") for n in table["editions"].as_seq("table.editions")]
+        for ed, n in zip(editions, table["editions"].value):
+            if ed not in EDITIONS:
+                raise n.error(f"unknown edition {ed!r} (one of {', '.join(EDITIONS)})")
+    reader = _Reader(catalogue, editions)
+    players_node = table["players"]
+    players = [n.as_str("a player name") for n in players_node.as_seq("table.players")]
+    if not 1 <= len(players) <= 8:
+        raise players_node.error(f"a table seats 1 to 8 players, not {len(players)}")
+    seen: dict[str, Node] = {}
+    for n, p in zip(players_node.value, players):
+        if p.lower() in seen:
+            raise n.error(f"player {p!r} is seated twice")
+        if p.strip() != p or "." in p:
+            raise n.error(f"player name {p!r} may not contain '.' or start/end with spaces")
+        seen[p.lower()] = n
+    sc = Scenario(path=path, id=sid, title=top["title"].as_str("title") if "title" in top else sid,
+                  cites=[n.as_str("a ruling id") for n in top["cites"].as_seq("cites")] if "cites" in top else [],
+                  note=top["note"].as_str("note") if "note" in top else "",
+                  table=top["table"], events=[], expect=None, catalogue=catalogue, editions=editions)
+    sc.deal = table["deal"].as_bool("deal") if "deal" in table else False
+    sc.solo = table["solo"].as_bool("solo") if "solo" in table else False
+    if sc.deal:
+        for k in ("hands", "drawn", "played"):
+            if k in table:
+                raise table[k].error(f"with `deal: true` the game has not started, so `{k}` must be absent")
+    pos: dict[str, Any] = {"players": players}
+    pos["turn"] = _player(table["turn"], players, "table.turn") if "turn" in table else players[0]
+    pos["drawn"] = table["drawn"].as_int("table.drawn", 0, 1000) if "drawn" in table else None
+    pos["played"] = table["played"].as_int("table.played", 0, 1000) if "played" in table else 0
+    for key in ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "scored"):
+        pos[key] = reader.cards(table[key], f"table.{key}") if key in table else []
+    for key in ("hands", "keepers"):
+        per: dict[str, list[CardRef]] = {p: [] for p in players}
+        if key in table:
+            mapping = table[key].as_map(f"table.{key}")
+            for who, cards in mapping.items():
+                p = _player(table[key].key_nodes[who], players, f"table.{key}")
+                per[p] = reader.cards(cards, f"{p}.{'hand' if key == 'hands' else 'keepers'}")
+        pos[key] = per
+    pos["eliminated"] = [_player(n, players, "table.eliminated") for n in table["eliminated"].as_seq("table.eliminated")] \
+        if "eliminated" in table else []
+    if pos["turn"] in pos["eliminated"]:
+        raise table["turn"].error(f"{pos['turn']} is eliminated and cannot be the active player")
+    if not sc.solo:
+        for key in ("rules_pile", "scored"):
+            if key in table:
+                raise table[key].error(f"`{key}` belongs to Solo Fluxx only (add `solo: true`)")
+    sc.position = pos
+    if "reshuffle" in top:
+        sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
+    _check_position(sc, reader)
+    if "events" in top:
+        for item in top["events"].as_seq("events"):
+            sc.events.append(_event(item, reader, players))
+    if "expect" in top:
+        sc.expect = _expectation(top["expect"], reader, players, "the final expect")
+    return sc
+
+
+def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
+    fields = check_keys(node, EVENT_KEYS, "an event")
+    verbs = [k for k in fields if k in VERB_KEYS]
+    if len(verbs) != 1:
+        raise node.error("an event needs exactly one verb: " + ", ".join(VERB_KEYS)
+                         + (f" (it has {', '.join(verbs)})" if verbs else ""))
+    verb = verbs[0]
+    ev = Event(verb=verb, line=node.line)
+    vnode = fields[verb]
+    if verb in ("play", "surprise", "use"):
+        ev.card = reader.card(vnode, verb).key
+    elif verb == "random":
+        ev.card = reader.card(vnode, "random").key
+    elif verb == "choose":
+        ev.answer = _answer(vnode)
+    if "by" in fields:
+        ev.by = _player(fields["by"], players, "by")
+    if "against" in fields:
+        if verb != "surprise":
+            raise fields["against"].error("`against` goes with a `surprise` event only")
+        ev.against = reader.card(fields["against"], "against").key
+    if "choose" in fields and verb != "choose":
+        ev.answers = [_answer(n) for n in fields["choose"].as_seq("choose")]
+    if "note" in fields:
+        ev.note = fields["note"].as_str("note")
+    expect = _expectation(fields["expect"], reader, players, "an event's expect") if "expect" in fields else None
+    return ScenarioEvent(ev, expect, node)
+
+
+def _default_id(path: str) -> str:
+    import os
+    base = os.path.splitext(os.path.basename(path))[0].lower()
+    return re.sub(r"[^a-z0-9]+", "-", base).strip("-") or "scenario"
+
+
+def _check_position(sc: Scenario, reader: _Reader) -> None:
+    """Refuse positions the rules could never reach, naming the reason."""
+    problems = position_problems(sc)
+    if problems:
+        node, message = problems[0]
+        raise node.error(message)
+
+
+def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
+    """Every reason the position could not occur (the table editor lists them all)."""
+    from adjudicator.interactions import graph_for
+
+    pos = sc.position
+    graph = graph_for(sc.catalogue)
+    out: list[tuple[Node, str]] = []
+    by_slot: dict[str, CardRef] = {}
+    for ref in pos["rules"]:
+        if ref.card.type != RULE:
+            out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, not a New Rule; "
+                                  "it cannot stand among the rules"))
+            continue
+        for slot in graph.slots_of(ref.card.key):
+            if slot in by_slot:
+                other = by_slot[slot].card.name
+                out.append((ref.node, f"{other} and {ref.card.name} cannot both be in play: they govern the same "
+                                      f"thing ({slot.replace('_', ' ')}), so the newer would have discarded the older"))
+            by_slot[slot] = ref
+    for ref in pos["meta_rules"]:
+        if ref.card.type != META_RULE:
+            out.append((ref.node, f"{ref.card.name} is not a Meta Rule"))
+    agenda = 1
+    for ref in pos["rules"]:
+        impl = ref.card.impl
+        if impl.slot == "agenda":
+            agenda = ref.card.params.get("goals", 1)
+    for ref in pos["goals"]:
+        if ref.card.type not in (GOAL, UNGOAL):
+            out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, not a Goal"))
+    if len(pos["goals"]) > agenda:
+        out.append((pos["goals"][agenda].node, f"{len(pos['goals'])} Goals are in play but the rules allow {agenda}"))
+    for p, refs in pos["hands"].items():
+        for ref in refs:
+            if ref.card.type == CREEPER:
+                out.append((ref.node, f"{ref.card.name} is a Creeper in {p}'s hand: a Creeper drawn goes straight to "
+                                      "the table, so it can never be held"))
+            if ref.card.type in (BASIC,):
+                out.append((ref.node, "the Basic Rules never leave the center of the table"))
+    for p, refs in pos["keepers"].items():
+        for ref in refs:
+            if ref.card.type not in (KEEPER, CREEPER, "unknown"):
+                out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}: only Keepers and "
+                                      f"Creepers stand in front of a player"))
+            elif ref.card.type == "unknown":
+                out.append((ref.node, "cards in front of a player are face up: name them instead of '?'"))
+    # one card, one zone
+    where: dict[str, tuple[str, Node]] = {}
+    zones = [("rules", pos["rules"]), ("meta_rules", pos["meta_rules"]), ("goals", pos["goals"]),
+             ("draw_pile", pos["draw_pile"]), ("discard", pos["discard"]), ("rules_pile", pos["rules_pile"]),
+             ("scored", pos["scored"])]
+    zones += [(f"{p}.hand", r) for p, r in pos["hands"].items()] + [(f"{p}.keepers", r) for p, r in pos["keepers"].items()]
+    for zone, refs in zones:
+        for ref in refs:
+            if ref.card.key == "?" or ref.card.type == BASIC:
+                if ref.card.type == BASIC:
+                    out.append((ref.node, "the Basic Rules are always in play; do not list them"))
+                continue
+            prior = where.get(ref.card.key)
+            if prior and prior[0] != zone:
+                out.append((ref.node, f"{ref.card.name} is listed in {prior[0]} (line {prior[1].line}) and in {zone}: "
+                                      "a card stands in one zone only"))
+            where.setdefault(ref.card.key, (zone, ref.node))
+    # plays already made must have left a card somewhere visible
+    visible = len(pos["discard"]) + sum(len(v) for v in pos["keepers"].values()) + len(pos["rules"]) + len(pos["goals"])
+    if pos["played"] > visible:
+        node = sc.table.value.get("played", sc.table)
+        out.append((node, f"{pos['played']} plays made this turn, but only {visible} cards are in play or discarded: "
+                          "every play leaves its card somewhere"))
+    return out
+
+
+def load_scenario(path: str, catalogue: Catalogue | None = None) -> Scenario:
+    root = strictyaml.read_file(path)
+    return parse_scenario(root, path, catalogue)
+
+
+def build_state(sc: Scenario, seed: int = 0) -> State:
+    """The table the scenario describes, with one copy id per physical card."""
+    import random
+
+    pos = sc.position
+    defs: list[CardDef] = []
+
+    def make(refs: list[CardRef]) -> list[int]:
+        ids = []
+        for ref in refs:
+            defs.append(ref.card)
+            ids.append(len(defs) - 1)
+        return ids
+
+    players = list(pos["players"])
+    st = State(defs=defs, players=players,
+               hands={p: make(pos["hands"][p]) for p in players},
+               keepers={p: make(pos["keepers"][p]) for p in players})
+    st.rules = make(pos["rules"])
+    st.meta_rules = make(pos["meta_rules"])
+    st.goals = make(pos["goals"])
+    st.draw_pile = make(pos["draw_pile"])
+    st.discard = make(pos["discard"])
+    basic = sc.catalogue.resolve("Basic Rules")
+    defs.append(basic)
+    st.basic = len(defs) - 1
+    st.eliminated = list(pos["eliminated"])
+    st.active = players.index(pos["turn"])
+    st.played = pos["played"]
+    st.reshuffle_order = list(sc.reshuffle)
+    st.rng = random.Random(seed)
+    return st

@@ -1,0 +1,164 @@
+"""The table: every zone a card can be in, and the turn's bookkeeping.
+
+Cards are physical copies identified by small integers; `State.defs[i]` is the card
+definition of copy i and is shared (never copied). Zones hold copy ids. Piles are
+lists with the top card first. Only facts are stored here: quantities such as plays
+left or the Hand Limit are derived on demand by `adjudicator.quantities`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.catalogue import CardDef
+
+
+@dataclass
+class TempHand:
+    """A temporary hand (Draw 3, Play 2 of Them...): the owner's real hand is set aside
+    while plays come from here. Frames nest; the innermost is last in the stack."""
+
+    owner: str
+    source: int                   # the Action card copy that opened it
+    cards: list[int]
+    plays: int                    # how many of its cards must be played
+    made: int = 0                 # plays made from it so far
+
+    def copy(self) -> "TempHand":
+        return TempHand(self.owner, self.source, list(self.cards), self.plays, self.made)
+
+
+@dataclass
+class Window:
+    """The response window of the last game action: what a Surprise may answer."""
+
+    kind: str                     # play | use | surprise
+    card: int                     # the card played or used
+    by: str
+    card_type: str                # type of the card as it was played (keeper, goal, rule, action, surprise...)
+    before: "State | None"        # the table just before it happened (to cancel it)
+    serial: int                   # the step that opened it
+
+
+@dataclass
+class State:
+    defs: list[CardDef]
+    players: list[str]
+    hands: dict[str, list[int]]
+    keepers: dict[str, list[int]]
+    rules: list[int] = field(default_factory=list)
+    meta_rules: list[int] = field(default_factory=list)
+    goals: list[int] = field(default_factory=list)
+    draw_pile: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    resolving: list[int] = field(default_factory=list)
+    temp_hands: list[TempHand] = field(default_factory=list)
+    eliminated: list[str] = field(default_factory=list)
+    basic: int | None = None      # the Basic Rules copy (always in play, never discarded)
+    # the turn
+    active: int = 0
+    drawn: int = 0
+    played: int = 0
+    phase: str = "play"           # start | play | ending
+    started_empty: bool = False
+    free_used: list[str] = field(default_factory=list)
+    another_turn: bool = False
+    turns_in_a_row: int = 1
+    turn_number: int = 1
+    # the game
+    winner: str | None = None
+    everyone_loses: bool = False
+    window: Window | None = None
+    reshuffle_order: list[int] = field(default_factory=list)
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    serial: int = 0
+
+    @property
+    def active_player(self) -> str:
+        return self.players[self.active]
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None or self.everyone_loses
+
+    def clone(self) -> "State":
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return State(
+            defs=self.defs, players=list(self.players),
+            hands={p: list(c) for p, c in self.hands.items()},
+            keepers={p: list(c) for p, c in self.keepers.items()},
+            rules=list(self.rules), meta_rules=list(self.meta_rules), goals=list(self.goals),
+            draw_pile=list(self.draw_pile), discard=list(self.discard), removed=list(self.removed),
+            resolving=list(self.resolving), temp_hands=[t.copy() for t in self.temp_hands],
+            eliminated=list(self.eliminated), basic=self.basic,
+            active=self.active, drawn=self.drawn, played=self.played, phase=self.phase,
+            started_empty=self.started_empty, free_used=list(self.free_used),
+            another_turn=self.another_turn, turns_in_a_row=self.turns_in_a_row,
+            turn_number=self.turn_number, winner=self.winner, everyone_loses=self.everyone_loses,
+            window=self.window, reshuffle_order=list(self.reshuffle_order), rng=rng, serial=self.serial,
+        )
+
+    # -- reading zones -----------------------------------------------------
+    def name(self, card: int) -> str:
+        return self.defs[card].name
+
+    def all_zones(self) -> dict[str, list[int]]:
+        """Every zone by its scenario-format name (temporary hands merged per owner)."""
+        zones: dict[str, list[int]] = {}
+        for p in self.players:
+            zones[f"{p}.hand"] = self.hands[p]
+            zones[f"{p}.keepers"] = self.keepers[p]
+            zones[f"{p}.temp_hand"] = [c for t in self.temp_hands if t.owner == p for c in t.cards]
+        zones.update(rules=self.rules, meta_rules=self.meta_rules, goals=self.goals,
+                     draw_pile=self.draw_pile, discard=self.discard, removed=self.removed,
+                     resolving=self.resolving)
+        return zones
+
+    def every_card(self) -> list[int]:
+        cards = [c for p in self.players for c in self.hands[p]]
+        cards += [c for p in self.players for c in self.keepers[p]]
+        cards += [c for t in self.temp_hands for c in t.cards]
+        cards += self.rules + self.meta_rules + self.goals + self.draw_pile + self.discard
+        cards += self.removed + self.resolving
+        if self.basic is not None:
+            cards.append(self.basic)
+        return cards
+
+    def owner_of_keeper(self, card: int) -> str | None:
+        for p in self.players:
+            if card in self.keepers[p]:
+                return p
+        return None
+
+    def in_play(self) -> list[int]:
+        """Cards face up on the table (not the discard pile, not hands)."""
+        return [c for p in self.players for c in self.keepers[p]] + self.rules + self.meta_rules + self.goals
+
+    def compact(self) -> dict[str, Any]:
+        """A short, JSON-ready picture of the table for verdicts and the app."""
+        n = self.name
+        out: dict[str, Any] = {
+            "turn": self.active_player, "drawn": self.drawn, "played": self.played,
+            "rules": [n(c) for c in self.rules], "goals": [n(c) for c in self.goals],
+        }
+        if self.meta_rules:
+            out["meta_rules"] = [n(c) for c in self.meta_rules]
+        out["hands"] = {p: [n(c) for c in self.hands[p]] for p in self.players}
+        out["keepers"] = {p: [n(c) for c in self.keepers[p]] for p in self.players if self.keepers[p]}
+        temps = {p: [n(c) for t in self.temp_hands if t.owner == p for c in t.cards] for p in self.players}
+        temps = {p: v for p, v in temps.items() if v or any(t.owner == p for t in self.temp_hands)}
+        if temps:
+            out["temp_hands"] = temps
+        out["draw_pile"] = len(self.draw_pile)
+        out["discard"] = [n(c) for c in self.discard[:5]] + (["..."] if len(self.discard) > 5 else [])
+        if self.eliminated:
+            out["eliminated"] = list(self.eliminated)
+        if self.winner:
+            out["winner"] = self.winner
+        if self.everyone_loses:
+            out["everyone_loses"] = True
+        return out

@@ -1,0 +1,1 @@
+"""fluxx-judge's Textual app: rebuild a table, replay a dispute, read the rulings."""

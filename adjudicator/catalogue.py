@@ -137,7 +137,8 @@ class Catalogue:
         return {a: c.name for c in self.cards.values() for a in c.aliases}
 
 
-def _check_params(card: str, mech_name: str, node: strictyaml.Node | None, numerals: list[str]) -> dict[str, Any]:
+def _check_params(card: str, mech_name: str, node: strictyaml.Node | None, numerals: list[str],
+                  record: strictyaml.Node) -> dict[str, Any]:
     mech = REGISTRY[mech_name]
     given = node.as_map(f"params of {card!r}") if node is not None else {}
     params: dict[str, Any] = {}
@@ -160,13 +161,11 @@ def _check_params(card: str, mech_name: str, node: strictyaml.Node | None, numer
     for key, spec in mech.params.items():
         if key not in params:
             if spec.required:
-                where = node or None
-                msg = f"card {card!r}: mechanic {mech_name!r} needs the argument {key!r}"
-                raise (where.error(msg) if where else CatalogueError(msg))
+                raise (node or record).error(f"card {card!r}: mechanic {mech_name!r} needs the argument {key!r}")
             params[key] = spec.default
     for name in numerals:
         if name not in mech.params or mech.params[name].kind not in ("int", "count"):
-            raise CatalogueError(f"card {card!r}: numeral {name!r} is not a numeric argument of {mech_name!r}")
+            raise record.error(f"card {card!r}: numeral {name!r} is not a numeric argument of {mech_name!r}")
     return params
 
 
@@ -196,7 +195,7 @@ def _read_records(text: str, path: str) -> list[CardDef]:
         if mech.card_types and ctype not in mech.card_types:
             raise rec.error(f"card {name!r}: mechanic {mech_name!r} is for {', '.join(sorted(mech.card_types))} cards, not {ctype}")
         numerals = [n.as_str("numeral") for n in fields["numerals"].as_seq("numerals")] if "numerals" in fields else []
-        params = _check_params(name, mech_name, fields.get("params"), numerals)
+        params = _check_params(name, mech_name, fields.get("params"), numerals, rec)
         certainty = fields["certainty"].as_str("certainty") if "certainty" in fields else "full"
         if certainty not in ("full", "partial"):
             raise fields["certainty"].error("certainty must be full or partial")

@@ -47,7 +47,7 @@ def cmd_check(args) -> int:
     seen_ids: dict[str, str] = {}
     for path in files:
         verdict = replay_file(path, seed=args.seed)
-        sid = verdict.scenario.id if verdict.scenario else os.path.basename(path)
+        sid = verdict.scenario.id if verdict.scenario else path
         problems = list(verdict.failures)
         if verdict.error:
             problems.insert(0, str(verdict.error))

@@ -71,6 +71,10 @@ class _Pending:
     start_turn: int = 0
 
 
+class _GameEnded(Exception):
+    """Raised when a player wins or everyone loses: nothing more of the event happens."""
+
+
 class Engine(Quantities):
     def __init__(self, catalogue: Catalogue, state: State):
         self.cat = catalogue
@@ -123,6 +127,8 @@ class Engine(Quantities):
         self.state.serial += 1
         self._answers = pend.answers
         self._next_answer = 0
+        self._defer = 0
+        self._checking = False
         self.entries = []
         self._said_tie = frozenset()
         try:
@@ -139,6 +145,8 @@ class Engine(Quantities):
             pend.shown = len(self.entries)
             return StepResult(pend.event, "waiting", entries, decision=need.decision,
                               turn_over=self.state.turn_number != pend.start_turn)
+        except _GameEnded:
+            pass
         except Rejected as rej:
             self.state = pend.snapshot
             self.pending = None
@@ -409,15 +417,14 @@ class Engine(Quantities):
             if st.defs[g].type == UNGOAL and met.get("*"):
                 st.everyone_loses = True
                 self.say(f"The Ungoal {self.name(g)} is met: the game ends and everyone loses.", "rule-ungoal-all-lose")
-                return
+                raise _GameEnded()
         met.pop("*", None)
         if len(met) == 1:
             (player, goals), = met.items()
             st.winner = player
-            cites = ["rule-win-instantly-any-turn"]
-            if player != st.active_player:
-                cites.append("rule-win-instantly-any-turn")
-            self.say(f"{player} meets {self.names(goals)} and wins at once.", *cites)
+            whose = "" if player == st.active_player else f", even though it is {st.active_player}'s turn"
+            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn")
+            raise _GameEnded()
         elif len(met) > 1:
             key = frozenset(met)
             if key != self._said_tie:
@@ -486,30 +493,39 @@ class Engine(Quantities):
     def to_discard(self, card: int) -> None:
         self.state.discard.insert(0, card)
 
-    def take_from_play(self, card: int) -> str | None:
-        """Lift a card off the table (a Keeper, Creeper, rule or Goal); returns the owner
-        of a Keeper/Creeper. A rule that leaves play stops applying at once."""
+    def take_from_play(self, card: int, by: str | None = None) -> str | None:
+        """Lift a card off the table (a Keeper, Creeper, rule or Goal) into the zone of
+        cards being resolved; returns the owner of a Keeper/Creeper. A rule that leaves
+        play stops applying at once. The caller then puts the card where it goes."""
         st = self.state
+        owner = None
         for p in st.players:
             if card in st.keepers[p]:
                 st.keepers[p].remove(card)
-                return p
+                owner = p
+                break
+        else:
+            if card in st.goals:
+                st.goals.remove(card)
+            elif card not in st.rules:
+                raise ValueError(f"{self.name(card)} is not in play")  # pragma: no cover
+        st.resolving.append(card)
         if card in st.rules:
-            self.remove_rule(card, by=st.active_player, to=None)
-            return None
-        if card in st.goals:
-            st.goals.remove(card)
-            return None
-        raise ValueError(f"{self.name(card)} is not in play")  # pragma: no cover
+            self.remove_rule(card, by=by or st.active_player, to=None)
+        return owner
+
+    def land(self, card: int, zone: list[int], top: bool = False) -> None:
+        """Move a card from the zone being resolved to where it ends up."""
+        self.state.resolving.remove(card)
+        if top:
+            zone.insert(0, card)
+        else:
+            zone.append(card)
 
     def discard_from_play(self, card: int, by: str) -> None:
-        st = self.state
-        if card in st.rules:
-            self.remove_rule(card, by=by)
-        else:
-            self.take_from_play(card)
-            self.to_discard(card)
-        self.checkpoint()
+        with self.atomic():
+            self.take_from_play(card, by)
+            self.land(card, self.state.discard, top=True)
 
     # -- rules and goals --------------------------------------------------------
     def remove_rule(self, card: int, by: str, to: list[int] | None | str = "discard") -> None:
@@ -537,6 +553,8 @@ class Engine(Quantities):
         displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
         old = [r for r in st.rules if st.defs[r].key in displaced]
         with self.atomic():
+            if card in st.resolving:
+                st.resolving.remove(card)
             st.rules.append(card)
             if old:
                 for r in old:
@@ -565,6 +583,8 @@ class Engine(Quantities):
                 if st.goals:
                     self.say(f"A Goal slot is empty, so {self.name(card)} fills it beside {self.names(st.goals)}.",
                              "double-agenda-fill-slot")
+                if card in st.resolving:
+                    st.resolving.remove(card)
                 st.goals.append(card)
             else:
                 if slots == 1:
@@ -574,6 +594,8 @@ class Engine(Quantities):
                 for g in old:
                     st.goals.remove(g)
                     st.discard.insert(0, g)
+                if card in st.resolving:
+                    st.resolving.remove(card)
                 st.goals.append(card)
                 self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
             # collected first: a card that moves must not react twice
@@ -601,9 +623,11 @@ class Engine(Quantities):
                 st.temp_hands[-1].made += 1
             else:
                 st.played += 1
-        self.say(f"{player} plays {d.name}{how}.", *(() if counted else ()))
+        self.say(f"{player} plays {d.name}{how}.")
         before = self._before
+        st.resolving.append(card)      # in flight until placed or resolved
         if d.type in (KEEPER, CREEPER):
+            st.resolving.remove(card)
             st.keepers[player].append(card)
             self.say(f"{d.name} goes face up in front of {player}.", "rule-keeper-placement")
             self.checkpoint()
@@ -612,11 +636,11 @@ class Engine(Quantities):
         elif d.type == RULE:
             self.place_rule(card, player)
         elif d.type in (ACTION, DANGER, SURPRISE):
-            st.resolving.append(card)
             d.impl.play(self, card, player)
             self.finish_action(card)
             self.checkpoint()
         else:
+            st.resolving.remove(card)
             raise Rejected(f"{d.name} is a {d.type.replace('_', ' ')} and cannot be played from a hand")
         st.window = Window("play", card, player, d.type, before, st.serial)
 
@@ -841,3 +865,40 @@ class Engine(Quantities):
                 st.defs[r].impl.start_of_turn(self, r, player)
         st.phase = "play"
         self.checkpoint()
+
+    # =====================================================================
+    # what may happen next (for menus and property tests)
+    # =====================================================================
+    def candidate_events(self) -> list[Event]:
+        """Events worth trying now: plays of each card in reach, free actions, ending
+        the turn. `legal_events` keeps the ones the rules allow."""
+        st = self.state
+        if self.pending is not None or st.game_over:
+            return []
+        player = st.active_player
+        out: list[Event] = []
+        source = st.temp_hands[-1].cards if st.temp_hands else st.hands[player]
+        for key in dict.fromkeys(st.defs[c].key for c in source):
+            out.append(Event("play", key, by=player))
+        for c in st.rules + st.meta_rules + st.keepers[player]:
+            if st.defs[c].impl.free_action:
+                out.append(Event("use", st.defs[c].key, by=player))
+        out.append(Event("end_turn", by=player))
+        nxt = self.next_player()
+        if nxt != player:
+            for key in dict.fromkeys(st.defs[c].key for c in st.hands[nxt]):
+                out.append(Event("play", key, by=nxt))
+        return out
+
+    def try_event(self, event: Event) -> StepResult | None:
+        """Run `event` and undo it: the result it would have, or None for a misuse."""
+        saved_state, saved_pending = self.state, self.pending
+        try:
+            return self.submit(event)
+        except ScenarioFault:
+            return None
+        finally:
+            self.state, self.pending = saved_state, saved_pending
+
+    def legal_events(self) -> list[Event]:
+        return [ev for ev in self.candidate_events() if (r := self.try_event(ev)) is not None and r.status != "rejected"]

@@ -183,13 +183,13 @@ class Zap(Mechanic):
             return _nothing(e, card, "nothing in play")
         target = e.choose("card", player, f"{player} picks a card in play to take", targets)
         with e.atomic():
-            owner = e.take_from_play(target)
+            owner = e.take_from_play(target, player)
             if st.defs[target].type == CREEPER:
-                st.keepers[player].append(target)
+                e.land(target, st.keepers[player])
                 e.say(f"{player} takes {e.name(target)}: a Creeper cannot be held, so it goes in front of them.",
                       "rule-creeper-drawn-auto-play")
             else:
-                st.hands[player].append(target)
+                e.land(target, st.hands[player])
                 e.say(f"{player} takes {e.name(target)} into their hand" + (f" from {owner}." if owner else "; it is no longer in play."),
                       "rule-in-play-definition")
 
@@ -267,9 +267,7 @@ class EverybodyGets(Mechanic):
         st = e.state
         order = e.seat_order(start=player)
         each = e.num(card, "each")
-        drawn: list[int] = []
-        e.draw(player, each * len(order), into=drawn, why=e.name(card))
-        st.resolving.extend(drawn)
+        drawn = e.draw(player, each * len(order), into=st.resolving, why=e.name(card))
         if not drawn:
             return
         e.say(f"{player} looks at the drawn cards ({e.names(drawn)}) and decides who gets which, face down.",
@@ -277,7 +275,8 @@ class EverybodyGets(Mechanic):
         if len(set(order)) == 1:
             deal = {player: list(drawn)}
         else:
-            deal = e.choose("deal", player, f"{player} deals {e.names(drawn)}: {each} to each player", list(drawn))
+            deal = e.choose("deal", player, f"{player} deals {e.names(drawn)}: {each} to each player", list(drawn),
+                            count=each)
             full = len(drawn) == each * len(order)
             for p in order:
                 got = len(deal.get(p, []))
@@ -458,8 +457,8 @@ class DiscardAllOfType(Mechanic):
             return _nothing(e, card, "none in play")
         with e.atomic():
             for c in gone:
-                e.take_from_play(c)
-                e.to_discard(c)
+                e.take_from_play(c, player)
+                e.land(c, st.discard, top=True)
         e.say(f"Discarded: {e.names(gone)}.")
 
 

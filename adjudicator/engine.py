@@ -146,7 +146,11 @@ class Engine(Quantities):
             return StepResult(pend.event, "waiting", entries, decision=need.decision,
                               turn_over=self.state.turn_number != pend.start_turn)
         except _GameEnded:
-            pass
+            # the game is over: whatever was still being resolved goes to the discard pile
+            st = self.state
+            for c in list(st.resolving):
+                st.resolving.remove(c)
+                st.discard.insert(0, c)
         except Rejected as rej:
             self.state = pend.snapshot
             self.pending = None
@@ -343,8 +347,13 @@ class Engine(Quantities):
                         st.defs[k].impl.on_checkpoint(self, k, p)
             owed = self.draws_owed()
             if owed:
+                start = st.drawn == 0
                 self.draw(st.active_player, owed, counted=True,
-                          why="the Draw rule now asks for more than was drawn this turn")
+                          why="the Draw rule" if start else "the Draw rule now asks for more than was drawn this turn")
+                if not start:
+                    self.say(f"The draw count went up mid-turn, so {st.active_player} draws the difference at once; "
+                             "a lower count would take nothing back.", "rule-draw-rule-raised-catch-up",
+                             "rule-new-rule-immediate")
             for p in self.seat_order(skip_active=True):
                 self.comply_with_limits(p, when_played=True)
             self.check_wins()
@@ -482,7 +491,7 @@ class Engine(Quantities):
             text = f"{player} draws {len(got)} card{'s' if len(got) != 1 else ''}"
             if why:
                 text += f" ({why})"
-            self.say(text + ".", *(("rule-draw-rule-raised-catch-up",) if counted and st.phase == "play" and why.startswith("the Draw rule now") else ()))
+            self.say(text + ".")
         if creepers:
             self.say(f"{player} drew the Creeper{'s' if len(creepers) > 1 else ''} {self.names(creepers)}: "
                      "it goes face up in front of them at once and is replaced by another draw; that is not a play.",

@@ -1,80 +1,212 @@
 """The rule-interaction graph: one networkx MultiDiGraph of how cards meet.
 
-Nodes are cards (`card:KEY`), rule slots (`slot:draw`...), concepts (`concept:...`)
-and aliases (`alias:NAME`). Edges carry their relation as the key: `sets` (a rule to
-the slot it governs), `replaces` (derived: two rules that set one slot), `alias_of`,
-`modifies` (a bonus to the quantity it changes), `coexists` (a stated
-non-contradiction). The engine asks this graph which rules a new rule displaces;
-there is no other table of contradictions.
+Nodes: cards (`card:KEY`), rule slots (`slot:draw`, `slot:play`, `slot:hand_limit`,
+`slot:keeper_limit`, `slot:agenda`), concepts (`concept:turn_end`,
+`concept:temporary_hand`, `concept:free_action`, `concept:play_count`, card types as
+`concept:type:keeper`...), aliases (`alias:NAME`), rulings (`ruling:ID`) and scenarios
+(`scenario:ID`). Every edge's key is its relation, from `RELATIONS`; an edge carries
+the id of the ruling that decides it in its `ruling` attribute ("" when none).
+
+The core graph (cards, slots, concepts, aliases) is built from the catalogue and the
+mechanics' declared metadata; it is what the engine asks which rules a new rule
+displaces. The full graph adds the rulings corpus and the scenario library, for the
+`fluxx-judge graph` queries and the app.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Iterable
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 import networkx as nx
 
-from adjudicator.mechanics.base import RULE
+from adjudicator.errors import CatalogueError
+from adjudicator.mechanics.base import CARD_TYPES, META_RULE, RULE, SLOTS
 
-RELATIONS = ("sets", "replaces", "alias_of", "cancels", "overrides", "modifies", "coexists", "cites", "demonstrates")
+RELATIONS = {
+    "sets": "governs",                      # rule -> slot
+    "replaces": "replaces",                 # rule -> rule sharing a slot (derived)
+    "alias_of": "is another name for",      # alias -> card
+    "cancels": "can cancel",                # surprise -> concept:type:X / concept:free_action
+    "overrides": "overrides",               # turn-ending card -> slot:play, concept:temporary_hand
+    "modifies": "changes",                  # bonus -> concept:play_count / draw_count / numerals
+    "coexists": "does not contradict",      # rule -> slot or concept it could seem to clash with
+    "grants": "grants",                     # rule or keeper -> concept:free_action
+    "is_a": "is a",                         # card -> concept:type:TYPE
+    "cites": "decides about",               # ruling -> card / slot / concept
+    "demonstrates": "demonstrates",         # scenario -> ruling
+}
+# topics of the rulings corpus that name a slot or concept
+TOPIC_NODES = {
+    "draw-rule": "slot:draw", "play-rule": "slot:play", "hand-limit": "slot:hand_limit",
+    "keeper-limit": "slot:keeper_limit", "double-agenda": "slot:agenda", "turn-end": "concept:turn_end",
+    "temporary-hand": "concept:temporary_hand", "free-action": "concept:free_action",
+    "surprise": "concept:response_window", "play-all": "slot:play", "bonus": "concept:play_count",
+}
+CONCEPTS = {
+    "turn_end": "the end of a turn", "temporary_hand": "a temporary hand", "free_action": "a free action",
+    "response_window": "the moment a Surprise may answer", "play_count": "the number of plays",
+    "draw_count": "the number of draws", "numerals": "printed numbers", "creepers": "Creepers",
+}
+SLOT_WORDS = {"draw": "the Draw rule", "play": "the Play rule", "hand_limit": "the Hand Limit",
+              "keeper_limit": "the Keeper Limit", "agenda": "the number of Goals"}
 
 
 def card_node(key: str) -> str:
     return f"card:{key}"
 
 
+def _label(g: nx.MultiDiGraph, node: str) -> str:
+    data = g.nodes[node]
+    kind = data.get("kind")
+    if kind == "slot":
+        return SLOT_WORDS.get(data["name"], data["name"])
+    if kind == "concept":
+        name = data["name"]
+        if name.startswith("type:"):
+            return f"{name[5:].replace('_', ' ')} cards"
+        return CONCEPTS.get(name, name.replace("_", " "))
+    if kind == "ruling":
+        return f"ruling {data['name']}"
+    return data.get("name", node)
+
+
+def _add(g: nx.MultiDiGraph, u: str, v: str, relation: str, ruling: str = "") -> None:
+    if relation not in RELATIONS:
+        raise CatalogueError(f"unknown relation {relation!r} between {u} and {v}")
+    if not g.has_edge(u, v, key=relation):
+        g.add_edge(u, v, key=relation, ruling=ruling or "")
+
+
+def _concept(g: nx.MultiDiGraph, node: str) -> str:
+    if node not in g:
+        kind, _, name = node.partition(":")
+        if kind == "slot":
+            if name not in SLOTS:
+                raise CatalogueError(f"unknown slot {name!r}")
+            g.add_node(node, kind="slot", name=name)
+        else:
+            g.add_node(node, kind="concept", name=name)
+    return node
+
+
+def build_graph(catalogue) -> nx.MultiDiGraph:
+    """The core graph: cards, slots, concepts and aliases, from the catalogue and the
+    mechanics' metadata. Raises CatalogueError naming the card when a rule is
+    neither in a slot nor explicitly coexisting with one."""
+    g = nx.MultiDiGraph()
+    for slot in SLOTS:
+        _concept(g, f"slot:{slot}")
+    for name in CONCEPTS:
+        _concept(g, f"concept:{name}")
+    by_slot: dict[str, list[str]] = {}
+    for card in catalogue:
+        node = card_node(card.key)
+        g.add_node(node, kind="card", key=card.key, name=card.name, type=card.type, mechanic=card.mechanic,
+                   editions=",".join(card.editions))
+        _add(g, node, _concept(g, f"concept:type:{card.type}"), "is_a")
+        impl = card.impl
+        if card.type in (RULE, META_RULE):
+            if impl.slot:
+                _add(g, node, f"slot:{impl.slot}", "sets")
+                by_slot.setdefault(impl.slot, []).append(card.key)
+            elif not impl.coexists:
+                raise CatalogueError(f"card {card.name!r}: the New Rule mechanic {card.mechanic!r} declares neither a "
+                                     "slot it governs nor what it coexists with")
+        for target, ruling in impl.coexists.items():
+            _add(g, node, _concept(g, target), "coexists", ruling)
+        for target, ruling in impl.modifies.items():
+            _add(g, node, _concept(g, target), "modifies", ruling)
+        for target, ruling in impl.overrides.items():
+            _add(g, node, _concept(g, target), "overrides", ruling)
+        if impl.ends_turn:
+            _add(g, node, "concept:turn_end", "grants", "turn-ending-cards-list")
+        if impl.free_action:
+            _add(g, node, "concept:free_action", "grants", "rule-free-actions-anytime-not-plays")
+        for target, ruling in getattr(impl, "cancels", {}).items():
+            _add(g, node, _concept(g, target), "cancels", ruling)
+        for alias in card.aliases:
+            a = f"alias:{alias}"
+            g.add_node(a, kind="alias", name=alias)
+            _add(g, a, node, "alias_of", "mystery-play-analogues" if card.mechanic == "mystery_play" else "")
+    _add(g, "concept:turn_end", "slot:play", "overrides", "play-all-vs-turn-end")
+    _add(g, "concept:turn_end", "concept:temporary_hand", "overrides", "turn-end-inside-d3p2")
+    for slot, keys in by_slot.items():
+        ruling = "double-triple-agenda-exclusive" if slot == "agenda" else "rule-new-rule-replaces-contradicting"
+        for a, b in itertools.permutations(keys, 2):
+            _add(g, card_node(a), card_node(b), "replaces", ruling)
+    return g
+
+
+def add_rulings(g: nx.MultiDiGraph, catalogue, rulings: Iterable[Any]) -> list[str]:
+    """Add ruling nodes and their `cites` edges. Returns card names that a ruling names
+    but the catalogue does not (yet) hold; those are left out, never guessed."""
+    from adjudicator.catalogue import UnknownName
+
+    unresolved: list[str] = []
+    for r in rulings:
+        rn = f"ruling:{r.id}"
+        g.add_node(rn, kind="ruling", name=r.id, question=r.question, ruling_kind=r.kind)
+        for name in r.cards:
+            try:
+                key = catalogue.resolve(name).key
+            except UnknownName:
+                unresolved.append(name)
+                continue
+            _add(g, rn, card_node(key), "cites", r.id)
+        for topic in r.topics:
+            if topic in TOPIC_NODES:
+                _add(g, rn, TOPIC_NODES[topic], "cites", r.id)
+    return sorted(set(unresolved))
+
+
+def add_scenarios(g: nx.MultiDiGraph, scenarios: Iterable[tuple[str, list[str]]]) -> None:
+    for sid, cites in scenarios:
+        sn = f"scenario:{sid}"
+        g.add_node(sn, kind="scenario", name=sid)
+        for rid in cites:
+            if f"ruling:{rid}" in g:
+                _add(g, sn, f"ruling:{rid}", "demonstrates", rid)
+
+
+def validate(g: nx.MultiDiGraph, known_rulings: set[str] | None = None) -> None:
+    """Fail fast on a broken graph, naming the card: every endpoint exists, every
+    ruling id on an edge resolves, relations come from the vocabulary."""
+    for u, v, key, data in g.edges(keys=True, data=True):
+        for end in (u, v):
+            if "kind" not in g.nodes[end]:
+                raise CatalogueError(f"edge {u} -{key}-> {v}: endpoint {end} is not a known node")
+        if key not in RELATIONS:
+            raise CatalogueError(f"edge {u} -{key}-> {v}: {key!r} is not a declared relation")
+        ruling = data.get("ruling", "")
+        if ruling and known_rulings is not None and ruling not in known_rulings:
+            who = g.nodes[u].get("name", u)
+            raise CatalogueError(f"{who}: the ruling {ruling!r} on its {key!r} edge does not exist")
+
+
 class InteractionGraph:
+    """Queries over a built graph; the engine's view of which rules displace which."""
+
     def __init__(self, graph: nx.MultiDiGraph):
         self.g = graph
         self._slots: dict[str, frozenset[str]] = {}
+        self._replaces: dict[str, frozenset[str]] = {}
         for node, data in graph.nodes(data=True):
             if data.get("kind") == "card":
-                slots = frozenset(v.split(":", 1)[1] for _, v, k in graph.out_edges(node, keys=True) if k == "sets")
-                self._slots[data["key"]] = slots
+                out = graph.out_edges(node, keys=True)
+                self._slots[data["key"]] = frozenset(v.split(":", 1)[1] for _, v, k in out if k == "sets")
+                self._replaces[data["key"]] = frozenset(graph.nodes[v]["key"] for _, v, k in out if k == "replaces")
 
     def slots_of(self, key: str) -> frozenset[str]:
         return self._slots.get(key, frozenset())
 
     def displaced_by(self, key: str, in_play: Iterable[str]) -> set[str]:
-        """The rules in play that a new rule `key` replaces (they set a slot it sets)."""
-        node = card_node(key)
-        if node not in self.g:
-            return set()
-        replaced = {v.split(":", 1)[1] for _, v, k in self.g.out_edges(node, keys=True) if k == "replaces"}
-        return {k for k in in_play if k in replaced and k != key}
-
-
-def build_graph(catalogue) -> nx.MultiDiGraph:
-    g = nx.MultiDiGraph()
-    by_slot: dict[str, list[str]] = {}
-    for card in catalogue:
-        node = card_node(card.key)
-        g.add_node(node, kind="card", key=card.key, name=card.name, type=card.type, mechanic=card.mechanic)
-        impl = card.impl
-        if card.type in (RULE, "meta_rule") and impl.slot:
-            slot = f"slot:{impl.slot}"
-            g.add_node(slot, kind="slot", name=impl.slot)
-            g.add_edge(node, slot, key="sets")
-            by_slot.setdefault(impl.slot, []).append(card.key)
-        for quantity in impl.modifies:
-            concept = f"concept:{quantity}"
-            g.add_node(concept, kind="concept", name=quantity)
-            g.add_edge(node, concept, key="modifies")
-        for other in impl.coexists:
-            concept = f"concept:{other}"
-            g.add_node(concept, kind="concept", name=other)
-            g.add_edge(node, concept, key="coexists")
-        for alias in card.aliases:
-            a = f"alias:{alias}"
-            g.add_node(a, kind="alias", name=alias)
-            g.add_edge(a, node, key="alias_of")
-    for slot, keys in by_slot.items():
-        for a in keys:
-            for b in keys:
-                if a != b:
-                    g.add_edge(card_node(a), card_node(b), key="replaces", slot=slot)
-    return g
+        """The rules in play that a new rule `key` replaces (they share a slot)."""
+        replaced = self._replaces.get(key, frozenset())
+        return {k for k in in_play if k in replaced}
 
 
 @functools.lru_cache(maxsize=4)
@@ -83,4 +215,164 @@ def _cached(catalogue_id: int, catalogue) -> InteractionGraph:
 
 
 def graph_for(catalogue) -> InteractionGraph:
+    """The core graph for a catalogue (built once)."""
     return _cached(id(catalogue), catalogue)
+
+
+def full_graph(catalogue=None) -> nx.MultiDiGraph:
+    """The core graph plus the rulings corpus and the scenario library, validated."""
+    from adjudicator.catalogue import default_catalogue
+
+    catalogue = catalogue or default_catalogue()
+    g = build_graph(catalogue).copy()
+    known: set[str] | None = None
+    try:
+        from rulings.corpus import load_corpus
+    except ImportError:  # pragma: no cover - the corpus ships with the package
+        load_corpus = None
+    if load_corpus is not None:
+        corpus = load_corpus()
+        records = list(corpus.values()) if isinstance(corpus, dict) else list(corpus)
+        g.graph["unresolved_cards"] = ",".join(add_rulings(g, catalogue, records))
+        known = {r.id for r in records}
+        add_scenarios(g, _library_cites())
+    validate(g, known)
+    return g
+
+
+def _library_cites() -> list[tuple[str, list[str]]]:
+    import os
+
+    import yaml
+
+    from scenarios import library_path
+
+    out = []
+    for root, _, names in os.walk(library_path()):
+        for n in sorted(names):
+            if n.endswith((".yaml", ".yml")):
+                try:
+                    with open(os.path.join(root, n), encoding="utf-8") as fh:
+                        data = yaml.safe_load(fh)
+                    out.append((str(data["id"]), [str(c) for c in data.get("cites", [])]))
+                except Exception:  # a broken file is reported by `check`, not here
+                    continue
+    return out
+
+
+# ---------------------------------------------------------------------------
+# queries
+# ---------------------------------------------------------------------------
+@dataclass
+class PathExplanation:
+    sentence: str
+    rulings: list[str]
+    nodes: list[str] = field(default_factory=list)
+
+
+def _edge_phrase(g: nx.MultiDiGraph, u: str, v: str, key: str, forward: bool) -> str:
+    a, b = (u, v) if forward else (v, u)
+    return f"{_label(g, a)} {RELATIONS[key]} {_label(g, b)}"
+
+
+def explain_pair(catalogue, a: str, b: str, max_len: int = 3, graph: nx.MultiDiGraph | None = None,
+                 limit: int = 12) -> list[PathExplanation]:
+    """Every typed path (up to `max_len` edges) between two cards, one sentence per
+    path, with the rulings on its edges; plus the rulings that name both cards."""
+    g = graph if graph is not None else full_graph(catalogue)
+    ka, kb = catalogue.resolve(a).key, catalogue.resolve(b).key
+    na, nb = card_node(ka), card_node(kb)
+    out: list[PathExplanation] = []
+    # rulings that decide about both cards
+    both = sorted(set(p for p, _, k in g.in_edges(na, keys=True) if k == "cites")
+                  & set(p for p, _, k in g.in_edges(nb, keys=True) if k == "cites"))
+    for rn in both:
+        rid = g.nodes[rn]["name"]
+        out.append(PathExplanation(f"Ruling {rid} decides how {_label(g, na)} and {_label(g, nb)} meet: "
+                                   f"{g.nodes[rn].get('question', '')}", [rid], [na, rn, nb]))
+    # structural paths through slots and concepts only: never through other cards,
+    # rulings, scenarios or the card-type hubs
+    skip = {n for n, d in g.nodes(data=True) if d.get("kind") in ("ruling", "scenario", "alias")
+            or str(d.get("name", "")).startswith("type:")
+            or (d.get("kind") == "card" and n not in (na, nb))}
+    view = nx.MultiGraph()
+    for u, v, key, data in g.edges(keys=True, data=True):
+        if u in skip or v in skip:
+            continue
+        view.add_edge(u, v, key=(key, u, v), ruling=data.get("ruling", ""))
+    if na in view and nb in view:
+        seen: set[tuple] = set()
+        paths = sorted(nx.all_simple_edge_paths(view, na, nb, cutoff=max_len), key=len)
+        for path in paths:
+            signature = tuple((k[0], k[1], k[2]) for _, _, k in path)
+            if signature in seen:
+                continue
+            seen.add(signature)
+            phrases, rulings, nodes = [], [], [na]
+            here = na
+            for u, v, (key, src, dst) in path:
+                there = v if u == here else u
+                phrases.append(_edge_phrase(g, src, dst, key, True))
+                r = view.get_edge_data(u, v)[(key, src, dst)]["ruling"]
+                if r and r not in rulings:
+                    rulings.append(r)
+                nodes.append(there)
+                here = there
+            sentence = "; ".join(phrases)
+            out.append(PathExplanation(sentence[0].upper() + sentence[1:] + ".", rulings, nodes))
+            if len(out) >= limit:
+                break
+    return out
+
+
+def neighbors(catalogue, card: str, relation: str | None = None, graph: nx.MultiDiGraph | None = None) -> list[dict]:
+    """The edges touching a card: relation, direction, the other end, the ruling."""
+    g = graph if graph is not None else full_graph(catalogue)
+    node = card_node(catalogue.resolve(card).key)
+    rows = []
+    for u, v, key, data in itertools.chain(g.out_edges(node, keys=True, data=True), g.in_edges(node, keys=True, data=True)):
+        if relation and key != relation:
+            continue
+        other = v if u == node else u
+        rows.append({"relation": key, "direction": "out" if u == node else "in", "node": other,
+                     "name": _label(g, other), "kind": g.nodes[other].get("kind"), "ruling": data.get("ruling", "")})
+    rows.sort(key=lambda r: (r["relation"], r["direction"], r["name"]))
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# export
+# ---------------------------------------------------------------------------
+def _plain(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A copy whose attributes are all strings (GraphML rejects lists and None)."""
+    h = nx.MultiDiGraph()
+    h.graph.update({k: str(v) for k, v in g.graph.items()})
+    for n, d in g.nodes(data=True):
+        h.add_node(n, **{k: ("" if v is None else ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
+                         for k, v in d.items()})
+    for u, v, k, d in g.edges(keys=True, data=True):
+        h.add_edge(u, v, key=k, relation=k, **{a: ("" if b is None else str(b)) for a, b in d.items()})
+    return h
+
+
+def export(g: nx.MultiDiGraph, fmt: str) -> str:
+    if fmt == "graphml":
+        return "\n".join(nx.generate_graphml(_plain(g), named_key_ids=True)) + "\n"
+    if fmt == "json":
+        return json.dumps(nx.node_link_data(_plain(g), edges="edges"), indent=1) + "\n"
+    if fmt == "dot":
+        lines = ["digraph fluxx {", "  rankdir=LR;", '  node [fontname="Helvetica"];']
+
+        def q(s: str) -> str:
+            return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+        shapes = {"card": "box", "slot": "ellipse", "concept": "diamond", "ruling": "note", "scenario": "folder",
+                  "alias": "plaintext"}
+        for n, d in g.nodes(data=True):
+            lines.append(f"  {q(n)} [label={q(d.get('name', n))}, shape={shapes.get(d.get('kind'), 'ellipse')}];")
+        for u, v, k, d in g.edges(keys=True, data=True):
+            label = k + (f" ({d['ruling']})" if d.get("ruling") else "")
+            lines.append(f"  {q(u)} -> {q(v)} [label={q(label)}];")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+    raise ValueError(f"unknown export format {fmt!r} (graphml, json, dot)")

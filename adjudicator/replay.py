@@ -121,6 +121,7 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
 
 def _deal(engine: Engine) -> None:
     st = engine.state
+    st.phase = "start"            # no turn has begun: nobody owes the Draw rule yet
     order = engine.seat_order(start=st.active_player)
     for _ in range(3):
         for p in order:

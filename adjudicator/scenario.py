@@ -265,6 +265,8 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
 def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
     fields = check_keys(node, EVENT_KEYS, "an event")
     verbs = [k for k in fields if k in VERB_KEYS]
+    if len(verbs) > 1 and "choose" in verbs:
+        verbs.remove("choose")          # `choose:` beside a verb is that event's answers
     if len(verbs) != 1:
         raise node.error("an event needs exactly one verb: " + ", ".join(VERB_KEYS)
                          + (f" (it has {', '.join(verbs)})" if verbs else ""))

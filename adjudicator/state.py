@@ -112,7 +112,9 @@ class State:
         for p in self.players:
             zones[f"{p}.hand"] = self.hands[p]
             zones[f"{p}.keepers"] = self.keepers[p]
-            zones[f"{p}.temp_hand"] = [c for t in self.temp_hands if t.owner == p for c in t.cards]
+            # the temporary hand a player is playing from: their innermost open one
+            frames = [t for t in self.temp_hands if t.owner == p]
+            zones[f"{p}.temp_hand"] = frames[-1].cards if frames else []
         zones.update(rules=self.rules, meta_rules=self.meta_rules, goals=self.goals,
                      draw_pile=self.draw_pile, discard=self.discard, removed=self.removed,
                      resolving=self.resolving)

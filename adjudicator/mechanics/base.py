@@ -43,8 +43,10 @@ class Mechanic:
     summary: ClassVar[str] = ""
     # graph metadata
     slot: ClassVar[str | None] = None
-    coexists: ClassVar[tuple[str, ...]] = ()     # concepts it explicitly does not contradict
-    modifies: ClassVar[tuple[str, ...]] = ()     # quantities it changes: draw_count, play_count...
+    # graph node -> ruling id (or "") that says so
+    coexists: ClassVar[dict[str, str]] = {}      # slots/concepts it explicitly does not contradict
+    modifies: ClassVar[dict[str, str]] = {}      # quantities it changes: concept:play_count...
+    overrides: ClassVar[dict[str, str]] = {}     # what it overrides (a turn end: the Play rule...)
     free_action: ClassVar[bool] = False
     once_per_turn: ClassVar[bool] = False
     ends_turn: ClassVar[bool] = False

@@ -15,7 +15,8 @@ class GetOnWithIt(Mechanic):
     params = {"draw": Param("int")}
     free_action = True
     ends_turn = True
-    coexists = ("play_all",)
+    coexists = {"slot:play": "gowi-swap-dont-contradict-play-all"}
+    overrides = {"slot:play": "play-all-vs-turn-end", "concept:temporary_hand": "gowi-inside-temp-hand"}
     summary = "before your last play: discard your hand, draw a new one, and your turn ends"
     rulings = ("get-on-with-it-empty-hand", "get-on-with-it-play-1", "gowi-swap-dont-contradict-play-all")
 
@@ -45,7 +46,8 @@ class SwapPlaysForDraws(Mechanic):
     card_types = _RULES
     free_action = True
     ends_turn = True
-    coexists = ("play_all",)
+    coexists = {"slot:play": "gowi-swap-dont-contradict-play-all"}
+    overrides = {"slot:play": "swap-plays-vs-play-all", "concept:temporary_hand": "gowi-inside-temp-hand"}
     summary = "give up every play you can still make and draw that many instead; your turn ends"
     rulings = ("swap-plays-hand-cap", "swap-plays-vs-play-all", "gowi-swap-dont-contradict-play-all")
 
@@ -73,6 +75,7 @@ class MysteryPlay(Mechanic):
     card_types = _RULES
     free_action = True
     once_per_turn = True
+    coexists = {"slot:play": "rule-free-actions-anytime-not-plays"}
     summary = "once a turn, play the top card of the draw pile at once (not one of your plays)"
     rulings = ("mystery-play-must-play-drawn", "mystery-play-surprise-too-late")
 
@@ -100,6 +103,7 @@ class GoalMill(Mechanic):
     card_types = _RULES
     free_action = True
     once_per_turn = True
+    coexists = {"slot:play": "rule-free-actions-anytime-not-plays"}
     summary = "once a turn, discard Goals from your hand and draw as many"
 
     def cannot_use(self, e, card, player):
@@ -126,6 +130,7 @@ class Recycling(Mechanic):
     params = {"draw": Param("int")}
     free_action = True
     once_per_turn = True
+    coexists = {"slot:play": "rule-free-actions-anytime-not-plays"}
     summary = "once a turn, discard one of your Keepers and draw cards"
 
     def cannot_use(self, e, card, player):

@@ -27,7 +27,6 @@ class DrawRule(Mechanic):
     card_types = _RULES
     params = {"draw": Param("int")}
     slot = "draw"
-    modifies = ("draw_count",)
     summary = "sets how many cards a turn draws"
     rulings = ("rule-draw-rule-raised-catch-up",)
 
@@ -41,7 +40,6 @@ class PlayRule(Mechanic):
     card_types = _RULES
     params = {"play": Param("count"), "keep": Param("int", required=False, default=0)}
     slot = "play"
-    modifies = ("play_count",)
     summary = "sets how many cards a turn plays: N, All, or All but some"
     rulings = ("play-rule-raised-mid-turn", "play-more-than-hand", "play-all-includes-new-cards")
 
@@ -107,7 +105,7 @@ class NoHandBonus(Mechanic):
     name = "no_hand_bonus"
     card_types = _RULES
     params = {"draw": Param("int")}
-    modifies = ("draw_count",)
+    coexists = {"slot:draw": "no-hand-bonus-draws-separate"}
     summary = "at the start of a turn with an empty hand, draw a fresh hand before the Draw rule"
     rulings = ("no-hand-bonus-draws-separate", "no-hand-bonus-not-on-playing-turn")
 
@@ -129,7 +127,8 @@ class KeeperBonus(Mechanic):
     card_types = _RULES
     params = {"keeper": Param("str"), "draw": Param("int", required=False, default=0),
               "play": Param("int", required=False, default=0)}
-    modifies = ("draw_count", "play_count")
+    coexists = {"slot:draw": "extra-draw-play-not-tied", "slot:play": "play-all-plus-bonus"}
+    modifies = {"concept:draw_count": "extra-draw-play-not-tied", "concept:play_count": "play-all-plus-bonus"}
     summary = "extra draws and plays for everyone while a named Keeper is in play"
     rulings = ("play-all-plus-bonus", "play-all-but-1-plus-bonus", "extra-draw-play-not-tied")
 
@@ -158,7 +157,8 @@ class PoorBonus(Mechanic):
     name = "poor_bonus"
     card_types = _RULES
     params = {"draw": Param("int")}
-    modifies = ("draw_count",)
+    coexists = {"slot:draw": ""}
+    modifies = {"concept:draw_count": ""}
     summary = "the one player with strictly fewest Keepers draws extra"
 
     def draw_bonus(self, e, card, player):
@@ -170,7 +170,8 @@ class RichBonus(Mechanic):
     name = "rich_bonus"
     card_types = _RULES
     params = {"play": Param("int")}
-    modifies = ("play_count",)
+    coexists = {"slot:play": "play-all-plus-bonus"}
+    modifies = {"concept:play_count": "play-all-plus-bonus"}
     summary = "the one player with strictly most Keepers plays extra"
     rulings = ("play-all-plus-bonus",)
 
@@ -182,6 +183,7 @@ class RichBonus(Mechanic):
 class FirstPlayRandom(Mechanic):
     name = "first_play_random"
     card_types = _RULES
+    coexists = {"slot:play": ""}
     summary = "the first card of a turn with more than one play is picked at random"
 
 
@@ -189,7 +191,8 @@ class FirstPlayRandom(Mechanic):
 class Inflation(Mechanic):
     name = "inflation"
     card_types = _RULES
-    modifies = ("numerals",)
+    coexists = {"slot:draw": "", "slot:play": "", "slot:hand_limit": "", "slot:keeper_limit": ""}
+    modifies = {"concept:numerals": ""}
     summary = "every numeral printed on other cards counts one higher"
 
     def on_enter(self, e, card, by):
@@ -201,6 +204,7 @@ class Inflation(Mechanic):
 class SilverLining(Mechanic):
     name = "silver_lining"
     card_types = _RULES
+    coexists = {"concept:creepers": ""}
     summary = "Creepers no longer stop anyone winning"
 
 
@@ -208,6 +212,7 @@ class SilverLining(Mechanic):
 class BakedPotato(Mechanic):
     name = "baked_potato"
     card_types = _RULES
+    coexists = {"concept:creepers": ""}
     params = {"creeper": Param("str")}
     summary = "the named Creeper no longer blocks, but while it is out only its holder can win"
 

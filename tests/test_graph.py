@@ -1,0 +1,126 @@
+"""The rule-interaction graph: replacement and aliases as the engine uses them,
+validation, export round trips, and the seeds' interaction questions."""
+
+import networkx as nx
+import pytest
+
+from adjudicator.catalogue import default_catalogue, load_catalogue
+from adjudicator.errors import CatalogueError
+from adjudicator.interactions import (
+    RELATIONS, build_graph, explain_pair, export, full_graph, graph_for, neighbors, validate,
+)
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return default_catalogue()
+
+
+@pytest.fixture(scope="module")
+def full(cat):
+    return full_graph(cat)
+
+
+def test_replacement_comes_from_shared_slots(cat):
+    g = graph_for(cat)
+    assert g.displaced_by("Draw 2", ["Draw 3", "Play 2", "Hand Limit 1"]) == {"Draw 3"}
+    assert g.displaced_by("Play All", ["Play 4", "Get On With It!", "Swap Plays for Draws"]) == {"Play 4"}
+    assert g.displaced_by("Get On With It!", ["Play All"]) == set()
+    assert g.displaced_by("Party Bonus", ["Play All", "Draw 5"]) == set()
+
+
+def test_aliases_are_edges(cat, full):
+    assert full.has_edge("alias:Wormhole", "card:Mystery Play", key="alias_of")
+    assert full["alias:Wormhole"]["card:Mystery Play"]["alias_of"]["ruling"] == "mystery-play-analogues"
+
+
+def test_every_relation_is_declared_and_every_rule_placed(full):
+    assert {k for _, _, k in full.edges(keys=True)} <= set(RELATIONS)
+    for n, d in full.nodes(data=True):
+        if d.get("kind") == "card" and d["type"] == "rule":
+            rels = {k for _, _, k in full.out_edges(n, keys=True)}
+            assert rels & {"sets", "coexists"}, n
+
+
+def test_graphml_round_trip(full, tmp_path):
+    path = tmp_path / "g.graphml"
+    path.write_text(export(full, "graphml"))
+    back = nx.read_graphml(path, force_multigraph=True)
+    assert set(back.nodes) == set(full.nodes)
+    typed = lambda g: sorted((u, v, d.get("relation", k)) for u, v, k, d in g.edges(keys=True, data=True))
+    assert typed(back) == sorted((u, v, k) for u, v, k in full.edges(keys=True))
+
+
+def test_json_and_dot_exports(full):
+    import json
+
+    data = json.loads(export(full, "json"))
+    assert len(data["nodes"]) == full.number_of_nodes() and len(data["edges"]) == full.number_of_edges()
+    dot = export(full, "dot")
+    assert dot.startswith("digraph fluxx {") and '"card:Play All" -> "slot:play"' in dot
+
+
+def _cat(text):
+    return load_catalogue([("c.yaml", text)])
+
+
+def test_validation_rule_without_slot_or_coexists():
+    from adjudicator.mechanics.base import Mechanic, register, REGISTRY
+
+    class Loner(Mechanic):
+        name = "test_loner_rule"
+        card_types = frozenset({"rule"})
+    if "test_loner_rule" not in REGISTRY:
+        register(Loner)
+    cat = _cat("- {name: Lonely Rule, type: rule, editions: [base], mechanic: test_loner_rule, effect: x}")
+    with pytest.raises(CatalogueError, match="'Lonely Rule'"):
+        build_graph(cat)
+
+
+def test_validation_unknown_ruling_names_the_card():
+    g = build_graph(_cat("- {name: Draw 2, type: rule, editions: [base], mechanic: draw_rule, params: {draw: 2}, effect: x}"))
+    g.add_edge("card:Draw 2", "slot:draw", key="coexists", ruling="no-such-ruling")
+    with pytest.raises(CatalogueError, match="Draw 2.*no-such-ruling"):
+        known = {d.get("ruling") for _, _, d in build_graph(default_catalogue()).edges(data=True)}
+        validate(g, known_rulings=known)
+
+
+def test_validation_unknown_relation_and_missing_endpoint():
+    g = build_graph(_cat("- {name: Milk, type: keeper, editions: [base], effect: x}"))
+    bad = g.copy()
+    bad.add_edge("card:Milk", "slot:draw", key="likes", ruling="")
+    with pytest.raises(CatalogueError, match="'likes' is not a declared relation"):
+        validate(bad)
+    bad = g.copy()
+    bad.add_edge("card:Milk", "card:Nowhere", key="replaces", ruling="")
+    with pytest.raises(CatalogueError, match="card:Nowhere is not a known node"):
+        validate(bad)
+
+
+@pytest.mark.parametrize("a,b,ruling", [
+    ("Get On With It", "Play All", "gowi-swap-dont-contradict-play-all"),
+    ("Swap Plays for Draws", "Play All", "gowi-swap-dont-contradict-play-all"),
+    ("Swap Plays for Draws", "Play All But 1", "swap-plays-vs-play-all"),
+    ("Party Bonus", "Play All", "play-all-plus-bonus"),
+    ("Rich Bonus", "Play All", "play-all-plus-bonus"),
+    ("Get On With It", "Play All", "play-all-vs-turn-end"),
+    ("Draw 2", "Draw 3", "rule-new-rule-replaces-contradicting"),
+    ("Get On With It", "Draw 3, Play 2 of Them", "gowi-inside-temp-hand"),
+])
+def test_interaction_questions_answered_with_rulings(cat, full, a, b, ruling):
+    paths = explain_pair(cat, a, b, graph=full)
+    assert any(ruling in p.rulings for p in paths), [p.sentence for p in paths]
+
+
+def test_neighbors_filter(cat, full):
+    rows = neighbors(cat, "Double Agenda", "sets", graph=full)
+    assert [r["node"] for r in rows] == ["slot:agenda"]
+
+
+def test_graph_cli(capsys):
+    from adjudicator.cli import main
+
+    assert main(["graph", "explain", "get on with it", "play all"]) == 0
+    out = capsys.readouterr().out
+    assert "play-all-vs-turn-end" in out and "gowi-swap-dont-contradict-play-all" in out
+    assert main(["graph", "neighbors", "Nope Card"]) == 2

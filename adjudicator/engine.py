@@ -350,6 +350,10 @@ class Engine(Quantities):
                 start = st.drawn == 0
                 self.draw(st.active_player, owed, counted=True,
                           why="the Draw rule" if start else "the Draw rule now asks for more than was drawn this turn")
+                extra = self.draw_total(st.active_player) - self.draw_rule()
+                if start and extra > 0:
+                    self.say(f"A bonus adds {extra} to {st.active_player}'s draws; the extra cards simply join the hand "
+                             "and need not be the ones played.", "extra-draw-play-not-tied")
                 if not start:
                     self.say(f"The draw count went up mid-turn, so {st.active_player} draws the difference at once; "
                              "a lower count would take nothing back.", "rule-draw-rule-raised-catch-up",
@@ -385,7 +389,8 @@ class Engine(Quantities):
                 hand.remove(c)
                 st.discard.insert(0, c)
             self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
-                     *cites, "limit-discard-choice", "hand-limit-is-cap")
+                     *cites, "limit-discard-choice", "hand-limit-is-cap",
+                     *(("out-of-turn-activity",) if when_played else ()))
         limit = self.keeper_limit()
         keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
         if limit is not None and len(keepers) > limit:
@@ -590,8 +595,8 @@ class Engine(Quantities):
             slots = self.agenda_size()
             if len(st.goals) < slots:
                 if st.goals:
-                    self.say(f"A Goal slot is empty, so {self.name(card)} fills it beside {self.names(st.goals)}.",
-                             "double-agenda-fill-slot")
+                    self.say(f"A Goal slot is empty, so {self.name(card)} fills it beside {self.names(st.goals)}; "
+                             "putting it there was an ordinary play.", "double-agenda-fill-slot", "double-agenda-no-free-goal")
                 if card in st.resolving:
                     st.resolving.remove(card)
                 st.goals.append(card)
@@ -639,6 +644,11 @@ class Engine(Quantities):
             st.resolving.remove(card)
             st.keepers[player].append(card)
             self.say(f"{d.name} goes face up in front of {player}.", "rule-keeper-placement")
+            limit = self.keeper_limit()
+            if player == st.active_player and (limit is None or self.keeper_count(player) > limit):
+                why = ("no Keeper Limit is in play, so there is no cap" if limit is None else
+                       f"the Keeper Limit of {limit} only binds {player} once the turn is over")
+                self.say(f"{player} now has {self.keeper_count(player)} Keepers: {why}.", "keepers-unlimited-without-limit")
             self.checkpoint()
         elif d.type in (GOAL, UNGOAL):
             self.place_goal(card, player)
@@ -717,7 +727,8 @@ class Engine(Quantities):
         self._before = self.pending.snapshot if self.pending else None
         if player != st.active_player:
             raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now "
-                           f"({st.active_player} still has plays to make)", "rule-play-clockwise")
+                           f"({st.active_player} still has plays to make); off their turn players only make the "
+                           "choices the rules ask of them", "rule-play-clockwise", ("out-of-turn-activity",))
         d = self.cat.get(ev.card)
         if st.temp_hands:
             frame = st.temp_hands[-1]
@@ -749,8 +760,28 @@ class Engine(Quantities):
         if random_play:
             self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
                      f"it is {d.name}.")
+        self._explain_play_quota(player)
         self.play_card(player, card, counted=True)
         self.close_finished_temp_hands()
+
+    def _explain_play_quota(self, player: str) -> None:
+        """Say how bonuses combine with Play All / Play All But 1 (once per turn)."""
+        st = self.state
+        bonus = self.play_bonus(player)
+        if st.temp_hands or not bonus or st.played:      # said with the turn's first play
+            return
+        rule = next((r for r in st.rules if st.defs[r].impl.slot == "play"), None)
+        if rule is None or st.defs[rule].params.get("play") != "all":
+            return
+        keep = self.num(rule, "keep") if st.defs[rule].params.get("keep") else 0
+        if keep:
+            kind, left = self.play_quota(player)
+            now = "plain Play All" if left == 0 else f"Play All But {left}"
+            self.say(f"{self.name(rule)} with a +{bonus} Play bonus becomes {now}.",
+                     "play-all-but-1-plus-bonus", "play-all-plus-bonus")
+        else:
+            self.say(f"{player} has a +{bonus} Play bonus, but nothing exceeds all: Play All still means exactly every "
+                     "card in hand.", "play-all-plus-bonus")
 
     def _event_use(self, player: str, ev: Event) -> None:
         st = self.state

@@ -99,6 +99,10 @@ class Agenda(Mechanic):
     def agenda(self, e, card):
         return e.num(card, "goals")
 
+    def on_enter(self, e, card, by):
+        e.say(f"{e.name(card)} opens room for {e.num(card, 'goals')} Goals; it plays no Goal itself, and a Goal put "
+              "in the new slot costs a play as usual.", "double-agenda-no-free-goal")
+
 
 @register
 class NoHandBonus(Mechanic):
@@ -108,6 +112,12 @@ class NoHandBonus(Mechanic):
     coexists = {"slot:draw": "no-hand-bonus-draws-separate"}
     summary = "at the start of a turn with an empty hand, draw a fresh hand before the Draw rule"
     rulings = ("no-hand-bonus-draws-separate", "no-hand-bonus-not-on-playing-turn")
+
+    def on_enter(self, e, card, by):
+        st = e.state
+        if by == st.active_player and not st.hands[by]:
+            e.say(f"No-Hand Bonus is only checked as a turn begins, so {by}, who played it with an empty hand, "
+                  "gets nothing from it this turn.", "no-hand-bonus-not-on-playing-turn")
 
     def start_of_turn(self, e, card, player):
         st = e.state

@@ -134,7 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     for module in ("rulings.cli", "adjudicator.graph_cli"):
         try:
             mod = __import__(module, fromlist=["add_commands"])
-        except ImportError:
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
             continue
         mod.add_commands(sub)
     return parser

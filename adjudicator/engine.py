@@ -341,6 +341,7 @@ class Engine(Quantities):
             st = self.state
             if st.game_over:
                 return
+            self._follow_attachments()
             for p in self.seat_order():
                 for k in list(st.keepers[p]):
                     if k in st.keepers[p]:
@@ -364,6 +365,36 @@ class Engine(Quantities):
         finally:
             self._checking = False
 
+    def _follow_attachments(self) -> None:
+        """An attached Creeper moves with its Keeper, and is discarded when the Keeper
+        leaves play."""
+        st = self.state
+        for creeper, keeper in list(st.attachments.items()):
+            holder = st.owner_of_keeper(creeper)
+            if holder is None:                    # the Creeper itself has left play
+                del st.attachments[creeper]
+                continue
+            owner = st.owner_of_keeper(keeper)
+            if owner is None:
+                del st.attachments[creeper]
+                st.keepers[holder].remove(creeper)
+                st.discard.insert(0, creeper)
+                self.say(f"{self.name(keeper)} left play, so the {self.name(creeper)} attached to it is discarded too.")
+            elif owner != holder:
+                st.keepers[holder].remove(creeper)
+                st.keepers[owner].append(creeper)
+                self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.")
+
+    def detach(self, creeper: int) -> None:
+        """A Creeper moved on its own leaves the Keeper it was attached to."""
+        self.state.attachments.pop(creeper, None)
+
+    def place_in_front(self, player: str, card: int) -> None:
+        """Put a Keeper or Creeper in front of `player` and let it settle (attach...)."""
+        st = self.state
+        st.keepers[player].append(card)
+        st.defs[card].impl.on_placed(self, card, player)
+
     def seat_order(self, skip_active: bool = False, start: str | None = None) -> list[str]:
         """Players still in the game in turn order, from the one after the active player
         (or from `start`), the active player last unless skipped."""
@@ -378,7 +409,7 @@ class Engine(Quantities):
 
     def comply_with_limits(self, player: str, when_played: bool = False) -> None:
         st = self.state
-        limit = self.hand_limit()
+        limit = self.hand_limit(player)
         hand = st.hands[player]
         if limit is not None and len(hand) > limit:
             n = len(hand) - limit
@@ -391,7 +422,7 @@ class Engine(Quantities):
             self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", "hand-limit-is-cap",
                      *(("out-of-turn-activity",) if when_played else ()))
-        limit = self.keeper_limit()
+        limit = self.keeper_limit(player)
         keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
         if limit is not None and len(keepers) > limit:
             n = len(keepers) - limit
@@ -485,7 +516,7 @@ class Engine(Quantities):
                 break
             c = st.draw_pile.pop(0)
             if st.defs[c].type == CREEPER:
-                st.keepers[player].append(c)
+                self.place_in_front(player, c)
                 creepers.append(c)
                 continue
             (st.hands[player] if into is None else into).append(c)
@@ -642,9 +673,9 @@ class Engine(Quantities):
         st.resolving.append(card)      # in flight until placed or resolved
         if d.type in (KEEPER, CREEPER):
             st.resolving.remove(card)
-            st.keepers[player].append(card)
+            self.place_in_front(player, card)
             self.say(f"{d.name} goes face up in front of {player}.", "rule-keeper-placement")
-            limit = self.keeper_limit()
+            limit = self.keeper_limit(player)
             if player == st.active_player and (limit is None or self.keeper_count(player) > limit):
                 why = ("no Keeper Limit is in play, so there is no cap" if limit is None else
                        f"the Keeper Limit of {limit} only binds {player} once the turn is over")

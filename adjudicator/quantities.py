@@ -54,10 +54,16 @@ class Quantities:
     def draw_rule(self) -> int:
         return self._first("draw_base") or 0
 
+    def powered(self, player: str) -> list[int]:
+        """Cards in front of `player` whose powers work now."""
+        st = self.state
+        return [k for k in st.keepers[player] if st.defs[k].impl.power_active(self, k)]
+
     def draw_total(self, player: str) -> int:
         st = self.state
         total = self.draw_rule()
         total += sum(st.defs[r].impl.draw_bonus(self, r, player) for r in self.rule_cards())
+        total += sum(st.defs[k].impl.draw_bonus(self, k, player) for k in self.powered(player))
         return max(total, 0)
 
     def draws_owed(self) -> int:
@@ -69,7 +75,7 @@ class Quantities:
     def play_bonus(self, player: str) -> int:
         st = self.state
         bonus = sum(st.defs[r].impl.play_bonus(self, r, player) for r in self.rule_cards())
-        bonus += sum(st.defs[k].impl.play_bonus(self, k, player) for k in st.keepers[player])
+        bonus += sum(st.defs[k].impl.play_bonus(self, k, player) for k in self.powered(player))
         return bonus
 
     def play_quota(self, player: str) -> tuple[str, int]:
@@ -108,11 +114,22 @@ class Quantities:
         return self.plays_left()
 
     # -- limits and slots -----------------------------------------------------------
-    def hand_limit(self) -> int | None:
-        return self._first("hand_limit")
+    def hand_limit(self, player: str | None = None) -> int | None:
+        """The Hand Limit in play; for a player, raised by their Keepers' powers."""
+        limit = self._first("hand_limit")
+        if limit is not None and player is not None:
+            limit += self._limit_bonus(player)
+        return limit
 
-    def keeper_limit(self) -> int | None:
-        return self._first("keeper_limit")
+    def keeper_limit(self, player: str | None = None) -> int | None:
+        limit = self._first("keeper_limit")
+        if limit is not None and player is not None:
+            limit += self._limit_bonus(player)
+        return limit
+
+    def _limit_bonus(self, player: str) -> int:
+        st = self.state
+        return sum(st.defs[k].impl.limit_bonus(self, k, player) for k in self.powered(player))
 
     def agenda_size(self) -> int:
         return self._first("agenda") or 1

@@ -136,7 +136,7 @@ def _deal(engine: Engine) -> None:
         if creepers:
             for c in creepers:
                 st.hands[p].remove(c)
-                st.keepers[p].append(c)
+                engine.place_in_front(p, c)
             engine.say(f"{p} was dealt {engine.names(creepers)}: first-round Creepers go on the table and are replaced.",
                        "rule-first-round-creepers")
             engine.draw(p, len(creepers), why="replacing first-round Creepers")

@@ -57,6 +57,7 @@ class State:
     resolving: list[int] = field(default_factory=list)
     temp_hands: list[TempHand] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
+    attachments: dict[int, int] = field(default_factory=dict)   # attached Creeper -> its Keeper
     basic: int | None = None      # the Basic Rules copy (always in play, never discarded)
     # the turn
     active: int = 0
@@ -94,7 +95,7 @@ class State:
             rules=list(self.rules), meta_rules=list(self.meta_rules), goals=list(self.goals),
             draw_pile=list(self.draw_pile), discard=list(self.discard), removed=list(self.removed),
             resolving=list(self.resolving), temp_hands=[t.copy() for t in self.temp_hands],
-            eliminated=list(self.eliminated), basic=self.basic,
+            eliminated=list(self.eliminated), attachments=dict(self.attachments), basic=self.basic,
             active=self.active, drawn=self.drawn, played=self.played, phase=self.phase,
             started_empty=self.started_empty, free_used=list(self.free_used),
             another_turn=self.another_turn, turns_in_a_row=self.turns_in_a_row,

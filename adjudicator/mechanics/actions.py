@@ -57,6 +57,7 @@ class Steal(Mechanic):
             return _nothing(e, card, "nobody else has one")
         target = e.choose("card", player, f"{player} picks what to steal", targets)
         owner = st.owner_of_keeper(target)
+        e.detach(target)
         st.keepers[owner].remove(target)
         st.keepers[player].append(target)
         e.say(f"{player} takes {e.name(target)} from {owner}: taking another player's Keeper needs a card that "
@@ -183,6 +184,7 @@ class Zap(Mechanic):
             return _nothing(e, card, "nothing in play")
         target = e.choose("card", player, f"{player} picks a card in play to take", targets)
         with e.atomic():
+            e.detach(target)
             owner = e.take_from_play(target, player)
             if st.defs[target].type == CREEPER:
                 e.land(target, st.keepers[player])
@@ -476,7 +478,8 @@ class MoveCreeper(Mechanic):
         c = e.choose("card", player, f"{player} picks a Creeper to move", creepers)
         owner = st.owner_of_keeper(c)
         to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])
+        e.detach(c)
         st.keepers[owner].remove(c)
-        st.keepers[to].append(c)
+        e.place_in_front(to, c)
         e.say(f"{e.name(c)} moves from {owner} to {to}.")
         e.checkpoint()

@@ -88,6 +88,11 @@ class Mechanic:
         return None
 
     def draw_bonus(self, e: "Engine", card: int, player: str) -> int:
+        """Extra draws for `player` (a rule for anyone, or a Keeper for its owner)."""
+        return 0
+
+    def limit_bonus(self, e: "Engine", card: int, player: str) -> int:
+        """How much higher `player`'s Hand and Keeper Limits are (a Keeper's power)."""
         return 0
 
     def play_bonus(self, e: "Engine", card: int, player: str) -> int:
@@ -107,6 +112,16 @@ class Mechanic:
     # -- keepers and creepers ------------------------------------------------
     def blocks_win(self, e: "Engine", card: int, owner: str, goal: int) -> bool:
         return False
+
+    def on_placed(self, e: "Engine", card: int, owner: str) -> None:
+        """A Keeper or Creeper has just come into play in front of `owner` (a Creeper
+        may attach itself to a Keeper here: `e.state.attachments[creeper] = keeper`)."""
+
+    def power_active(self, e: "Engine", card: int) -> bool:
+        """Whether this card's power works now (a Malfunction may switch it off)."""
+        return not any(e.state.defs[c].impl.switches_off_power for c, k in e.state.attachments.items() if k == card)
+
+    switches_off_power: ClassVar[bool] = False
 
     def on_checkpoint(self, e: "Engine", card: int, owner: str) -> None:
         """A card in front of `owner` reacts to the table (War hands Peace over)."""

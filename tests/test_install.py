@@ -1,0 +1,59 @@
+"""`pip install .` (not editable) works: run from another directory, the installed
+command finds its built-in cards, scenarios and rulings through importlib.resources."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("install")
+    wheel_dir, site = tmp / "wheel", tmp / "site"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheel_dir), str(REPO)],
+                           capture_output=True, text=True)
+    if build.returncode != 0:
+        pytest.fail(f"building the wheel failed:\n{build.stderr[-2000:]}")
+    wheel = next(wheel_dir.glob("fluxx_judge-*.whl"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(site), str(wheel)],
+                   check=True, capture_output=True)
+    return tmp, site
+
+
+def _run(installed, *args):
+    tmp, site = installed
+    env = dict(os.environ, PYTHONPATH=str(site))
+    return subprocess.run([sys.executable, "-m", "adjudicator", *args], cwd=tmp, env=env, capture_output=True, text=True)
+
+
+def test_installed_package_is_the_one_running(installed):
+    tmp, site = installed
+    env = dict(os.environ, PYTHONPATH=str(site))
+    out = subprocess.run([sys.executable, "-c", "import adjudicator, scenarios, rulings; print(adjudicator.__file__);"
+                          "print(scenarios.library_path())"], cwd=tmp, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert all(line.startswith(str(site)) for line in out.stdout.split())
+
+
+def test_installed_check_finds_builtin_scenarios(installed):
+    out = _run(installed, "check")
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    last = out.stdout.strip().splitlines()[-1]
+    passed = int(last.split()[0])
+    assert passed >= 80 and last.endswith(" 0 failed")
+
+
+def test_installed_cards_and_rulings(installed):
+    out = _run(installed, "cards", "--edition", "base")
+    assert out.returncode == 0 and "100 cards" in out.stdout
+    out = _run(installed, "rulings", "--json")
+    assert out.returncode == 0, out.stderr
+    import json
+
+    assert len(json.loads(out.stdout)) == 136

@@ -30,7 +30,8 @@ from adjudicator.mechanics.base import (
 )
 from adjudicator.names import normalize
 from adjudicator.quantities import Quantities
-from adjudicator.state import State, TempHand, Window
+from adjudicator.responses import Responses
+from adjudicator.state import State, TempHand
 
 
 @dataclass
@@ -75,7 +76,7 @@ class _GameEnded(Exception):
     """Raised when a player wins or everyone loses: nothing more of the event happens."""
 
 
-class Engine(Quantities):
+class Engine(Quantities, Responses):
     def __init__(self, catalogue: Catalogue, state: State):
         self.cat = catalogue
         self.state = state
@@ -659,17 +660,19 @@ class Engine(Quantities):
                 return c
         return None
 
-    def play_card(self, player: str, card: int, *, counted: bool, how: str = "") -> None:
-        """Put `card` (already out of any hand) into play for `player` and resolve it."""
+    def play_card(self, player: str, card: int, *, counted: bool, how: str = "", before: State | None = None) -> None:
+        """Put `card` (already out of any hand) into play for `player` and resolve it.
+        It opens a response window holding `before`, the table just before the play."""
         st = self.state
         d = st.defs[card]
+        in_temp = bool(st.temp_hands)
         if counted:
             if st.temp_hands:
                 st.temp_hands[-1].made += 1
             else:
                 st.played += 1
-        self.say(f"{player} plays {d.name}{how}.")
-        before = self._before
+        self.say(f"{player} plays {d.name}{how}.", *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
+        self.open_window("play", card, player, before if before is not None else st.snapshot(), counted, in_temp)
         st.resolving.append(card)      # in flight until placed or resolved
         if d.type in (KEEPER, CREEPER):
             st.resolving.remove(card)
@@ -686,13 +689,16 @@ class Engine(Quantities):
         elif d.type == RULE:
             self.place_rule(card, player)
         elif d.type in (ACTION, DANGER, SURPRISE):
+            if d.type == SURPRISE:
+                self.say(f"{d.name} played as a card {'on ' + player + chr(39) + 's' if counted else 'this way'} turn "
+                         "uses its in-turn side.", "rule-surprise-two-functions",
+                         *(() if counted else ("mystery-play-surprise-too-late",)))
             d.impl.play(self, card, player)
             self.finish_action(card)
             self.checkpoint()
         else:
             st.resolving.remove(card)
             raise Rejected(f"{d.name} is a {d.type.replace('_', ' ')} and cannot be played from a hand")
-        st.window = Window("play", card, player, d.type, before, st.serial)
 
     def finish_action(self, card: int) -> None:
         """An Action is done (unless a temporary hand it opened is still in use): discard it."""
@@ -755,9 +761,10 @@ class Engine(Quantities):
 
     def _event_play(self, player: str, ev: Event) -> None:
         st = self.state
-        self._before = self.pending.snapshot if self.pending else None
+        self._before = st.snapshot()      # the table before this action, to cancel it
         if player != st.active_player:
-            raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now "
+            hint = " (to use a Surprise out of turn, write `surprise:`)" if self.cat.get(ev.card).type == SURPRISE else ""
+            raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} "
                            f"({st.active_player} still has plays to make); off their turn players only make the "
                            "choices the rules ask of them", "rule-play-clockwise", ("out-of-turn-activity",))
         d = self.cat.get(ev.card)
@@ -792,7 +799,8 @@ class Engine(Quantities):
             self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
                      f"it is {d.name}.")
         self._explain_play_quota(player)
-        self.play_card(player, card, counted=True)
+        self.open_game_action(d.key, player, f"{player}'s play of {d.name}")
+        self.play_card(player, card, counted=True, before=self._before)
         self.close_finished_temp_hands()
 
     def _explain_play_quota(self, player: str) -> None:
@@ -816,7 +824,7 @@ class Engine(Quantities):
 
     def _event_use(self, player: str, ev: Event) -> None:
         st = self.state
-        self._before = self.pending.snapshot if self.pending else None
+        self._before = st.snapshot()      # the table before this action, to cancel it
         d = self.cat.get(ev.card)
         card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
         if card is None:
@@ -842,20 +850,19 @@ class Engine(Quantities):
             raise Rejected(problem[0], problem[1])
         if player == st.active_player:
             st.free_used.append(d.key)
+        self.open_game_action(d.key, player, f"{player} uses {d.name}")
+        self.open_window("use", card, player, self._before)
         self.say(f"{player} uses {d.name} (a free action: it is not a play).", "rule-free-actions-anytime-not-plays")
         impl.use(self, card, player)
         self.checkpoint()
-        st.window = Window("use", card, player, d.type, self._before, st.serial)
 
     def _event_surprise(self, player: str, ev: Event) -> None:
         d = self.cat.get(ev.card)
         if d.type != SURPRISE:
             raise Rejected(f"{d.name} is not a Surprise; only Surprises can be played out of turn",
                            "rule-surprise-two-functions", ("out-of-turn-activity",))
-        handler = getattr(self, "surprise_out_of_turn", None)
-        if handler is None:
-            raise Rejected("Surprises are not supported by this engine yet")
-        handler(player, ev)
+        self.surprise_out_of_turn(player, ev)
+        self.state.history.append((d.key, player, f"{player}'s {d.name}", self.state.serial))
 
     def _event_end_turn(self, player: str) -> None:
         st = self.state

@@ -32,14 +32,19 @@ class TempHand:
 
 @dataclass
 class Window:
-    """The response window of the last game action: what a Surprise may answer."""
+    """A response window: a card play (or free action, or Surprise) that a Surprise may
+    still answer. The windows of the last game action stay open until the next one."""
 
     kind: str                     # play | use | surprise
     card: int                     # the card played or used
     by: str
-    card_type: str                # type of the card as it was played (keeper, goal, rule, action, surprise...)
+    card_type: str                # keeper, goal, rule, action, surprise... (for `use`: the card granting it)
     before: "State | None"        # the table just before it happened (to cancel it)
     serial: int                   # the step that opened it
+    counted: bool = False         # it used one of the player's plays
+    in_temp: bool = False         # played from a temporary hand
+    victims: tuple[str, ...] = () # players whose Keepers it takes
+    target: "Window | None" = None  # for a Surprise: the window it answered
 
 
 @dataclass
@@ -72,7 +77,8 @@ class State:
     # the game
     winner: str | None = None
     everyone_loses: bool = False
-    window: Window | None = None
+    windows: list[Window] = field(default_factory=list)
+    history: list[tuple[str, str, str, int]] = field(default_factory=list)  # (card key, by, what happened, step)
     reshuffle_order: list[int] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     serial: int = 0
@@ -84,6 +90,13 @@ class State:
     @property
     def game_over(self) -> bool:
         return self.winner is not None or self.everyone_loses
+
+    def snapshot(self) -> "State":
+        """A copy to restore if the next action is canceled; it keeps no windows of its
+        own, so snapshots never chain."""
+        copy = self.clone()
+        copy.windows = []
+        return copy
 
     def clone(self) -> "State":
         rng = random.Random()
@@ -100,7 +113,8 @@ class State:
             started_empty=self.started_empty, free_used=list(self.free_used),
             another_turn=self.another_turn, turns_in_a_row=self.turns_in_a_row,
             turn_number=self.turn_number, winner=self.winner, everyone_loses=self.everyone_loses,
-            window=self.window, reshuffle_order=list(self.reshuffle_order), rng=rng, serial=self.serial,
+            windows=list(self.windows), history=list(self.history),
+            reshuffle_order=list(self.reshuffle_order), rng=rng, serial=self.serial,
         )
 
     # -- reading zones -----------------------------------------------------

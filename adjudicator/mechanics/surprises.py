@@ -1,0 +1,226 @@
+"""Surprises: two functions each. Out of turn (`surprise:`) one cancels a card of the
+kind it names just after it is played; played on your own turn (`play:`) it is a
+play with its in-turn effect. Any Surprise also cancels another Surprise (that part
+lives in `adjudicator.responses`)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from adjudicator.decisions import Rejected
+from adjudicator.mechanics.base import ACTION, DANGER, GOAL, KEEPER, RULE, SURPRISE, Mechanic, register
+
+_SURPRISE = frozenset({SURPRISE})
+_KIND_WORDS = {KEEPER: "a Keeper", GOAL: "a Goal", RULE: "a New Rule", ACTION: "an Action"}
+
+
+class SurpriseMechanic(Mechanic):
+    card_types = _SURPRISE
+    counters: ClassVar[str] = ""                 # the card type its out-of-turn side cancels
+    cancels: ClassVar[dict[str, str]] = {}       # graph metadata: concept -> ruling
+
+    def cannot_answer(self, e, card, window, player):
+        """Why this Surprise cannot answer `window`: (reason, ruling, more cites...) or None."""
+        st = e.state
+        name = st.defs[card].name if card is not None else self.name
+        target = st.defs[window.card].name
+        if window.kind == "use":
+            return (f"{name} cancels only {_KIND_WORDS.get(self.counters, self.counters)} card just played; "
+                    f"{target}'s free action is not a card play, so it cannot be stopped this way",
+                    "stop-that-vs-free-action", "no-burning-surprises")
+        if window.card_type != self.counters:
+            return (f"{name} cancels only {_KIND_WORDS.get(self.counters, self.counters)} just played; {target} is "
+                    f"{_KIND_WORDS.get(window.card_type, 'a ' + window.card_type)}, so it would have no effect, and a "
+                    "Surprise may not be played out of turn for no effect", "no-burning-surprises",
+                    "surprise-can-stop-win")
+        return None
+
+    def answer_reason(self, e, card, window) -> str:
+        return f"{e.name(card)} cancels {_KIND_WORDS[self.counters]} just played"
+
+    def cancel(self, e, card, window, player):
+        """Where the canceled card goes once the table is restored: the discard pile
+        (a canceled free action leaves its rule or Keeper where it is)."""
+        if window.kind != "use":
+            e.to_discard(window.card)
+
+    def discard_or_random(self, e, player, card_type, what):
+        """Every other player gives up a card of `card_type` of their choice, or a card
+        at random; someone holding none loses a random card."""
+        st = e.state
+        for p in e.seat_order(start=player):
+            if p == player or not st.hands[p]:
+                continue
+            kinds = [c for c in st.hands[p] if st.defs[c].type == card_type]
+            if kinds and not e.choose("yes_no", p, f"{p}: give up a random card instead of choosing {what}?", []):
+                lost = e.choose("card", p, f"{p} picks {what} to discard", kinds)
+                how = "chooses"
+            else:
+                lost = e.chance(p, f"a random card from {p}'s hand", list(st.hands[p]))
+                how = "loses at random"
+            st.hands[p].remove(lost)
+            e.to_discard(lost)
+            e.say(f"{p} {how} {e.name(lost)}.", "cancel-in-turn-discard-choice")
+
+
+@register
+class CanceledPlans(SurpriseMechanic):
+    name = "canceled_plans"
+    counters = GOAL
+    cancels = {"concept:type:goal": "surprise-can-stop-win"}
+    summary = "out of turn: cancel a Goal just played; in turn: discard the Goals, others lose a Goal or a random card"
+
+    def play(self, e, card, player):
+        st = e.state
+        gone = list(st.goals)
+        with e.atomic():
+            for g in gone:
+                st.goals.remove(g)
+                e.to_discard(g)
+        e.say(f"The Goal{'s' if len(gone) != 1 else ''} in play ({e.names(gone)}) are discarded.")
+        self.discard_or_random(e, player, GOAL, "a Goal")
+
+
+@register
+class StopThat(SurpriseMechanic):
+    name = "stop_that"
+    counters = ACTION
+    cancels = {"concept:type:action": "stop-that-vs-free-action"}
+    summary = "out of turn: cancel an Action just played; in turn: others lose an Action or a random card"
+
+    def cannot_answer(self, e, card, window, player):
+        if window.kind == "play" and window.card_type == DANGER:
+            return None
+        return super().cannot_answer(e, card, window, player)
+
+    def play(self, e, card, player):
+        self.discard_or_random(e, player, ACTION, "an Action")
+
+
+@register
+class Veto(SurpriseMechanic):
+    name = "veto"
+    counters = RULE
+    cancels = {"concept:type:rule": "vetoed-rule-old-stays"}
+    summary = "out of turn: cancel a New Rule just played (it never takes effect); in turn: discard up to 2 New Rules"
+
+    def answer_reason(self, e, card, window) -> str:
+        return (f"{e.name(card)} cancels a New Rule just played: it never took effect, so any rule it would have "
+                "replaced stays, and anything discarded because of it comes back")
+
+    def play(self, e, card, player):
+        st = e.state
+        if not st.rules:
+            e.say("There is no New Rule in play to discard.", "rule-cards-always-playable")
+            return
+        picked = e.choose("cards", player, f"{player} may discard up to 2 New Rules", list(st.rules), count=2, minimum=0)
+        with e.atomic():
+            for r in picked:
+                e.remove_rule(r, by=player)
+        e.say(f"{player} discards {e.names(picked)}: they applied while in play and stop now.", "veto-own-hand-limit")
+
+
+@register
+class ThatsMine(SurpriseMechanic):
+    name = "thats_mine"
+    counters = KEEPER
+    cancels = {"concept:type:keeper": "surprise-can-stop-win"}
+    summary = "out of turn: a Keeper just played goes in front of you instead; in turn: steal a Keeper"
+
+    def cannot_answer(self, e, card, window, player):
+        if window.kind == "play" and window.card_type == ACTION:
+            return ("That's Mine catches only a Keeper being put into play from outside play; a Keeper moved, traded, "
+                    "stolen or dealt out by an Action cannot be intercepted (at most the Action itself can be canceled "
+                    "with the right Surprise)", "thats-mine-no-intercept", "no-burning-surprises")
+        return super().cannot_answer(e, card, window, player)
+
+    def answer_reason(self, e, card, window) -> str:
+        return f"{e.name(card)} takes a Keeper just played"
+
+    def cancel(self, e, card, window, player):
+        e.place_in_front(player, window.card)
+        e.say(f"{e.name(window.card)} goes in front of {player} instead.")
+
+    def play(self, e, card, player):
+        st = e.state
+        targets = [k for p in st.players if p != player for k in st.keepers[p] if st.defs[k].type == KEEPER]
+        if not targets:
+            e.say("Nobody else has a Keeper to steal.", "rule-cards-always-playable")
+            return
+        target = e.choose("card", player, f"{player} picks a Keeper to steal", targets)
+        owner = st.owner_of_keeper(target)
+        e.note_victim(owner)
+        e.detach(target)
+        st.keepers[owner].remove(target)
+        st.keepers[player].append(target)
+        e.say(f"{player} steals {e.name(target)} from {owner}.")
+        e.checkpoint()
+
+
+@register
+class ItsATrap(SurpriseMechanic):
+    name = "its_a_trap"
+    counters = "steal"
+    cancels = {"concept:free_action": "stop-that-vs-free-action"}
+    summary = "out of turn: cancel any action stealing one of your Keepers and steal one back; in turn: others discard, you draw 2"
+
+    def cannot_answer(self, e, card, window, player):
+        if player in window.victims:
+            return None
+        name = e.state.defs[card].name if card is not None else "It's A Trap!"
+        return (f"{name} answers only an action that is taking one of {player}'s Keepers; "
+                f"{e.name(window.card)} takes none, so it would have no effect", "no-burning-surprises",
+                "stop-that-vs-free-action")
+
+    def answer_reason(self, e, card, window) -> str:
+        return f"{e.name(card)} springs on an action stealing one of your Keepers"
+
+    def cancel(self, e, card, window, player):
+        st = e.state
+        super().cancel(e, card, window, player)
+        thief = window.by
+        targets = [k for k in st.keepers[thief] if st.defs[k].type == KEEPER]
+        if targets:
+            k = e.choose("card", player, f"{player} steals one of {thief}'s Keepers", targets)
+            e.detach(k)
+            st.keepers[thief].remove(k)
+            st.keepers[player].append(k)
+            e.say(f"Instead, {player} steals {e.name(k)} from {thief}.")
+
+    def play(self, e, card, player):
+        st = e.state
+        for p in e.seat_order(start=player):
+            if p == player or not st.hands[p]:
+                continue
+            lost = e.choose("card", p, f"{p} discards a card of their choice", list(st.hands[p]))
+            st.hands[p].remove(lost)
+            e.to_discard(lost)
+            e.say(f"{p} discards {e.name(lost)}.")
+        e.draw(player, 2, why=e.name(card))
+
+
+class _BroadSurprise(SurpriseMechanic):
+    """Surprises the FAQ describes only as able to stop any game action; their in-turn
+    text is not in our material, so the engine refuses to guess it."""
+
+    counters = "any"
+
+    def cannot_answer(self, e, card, window, player):
+        if window.kind == "use" or window.card_type in (ACTION, DANGER):
+            return None
+        return super().cannot_answer(e, card, window, player)
+
+    def answer_reason(self, e, card, window) -> str:
+        return f"{e.name(card)} can stop any game action, free actions included"
+
+    def play(self, e, card, player):
+        raise Rejected(f"the in-turn side of {e.name(card)} is not in our source material, so the engine cannot judge "
+                       "it; the online FAQ only says its out-of-turn side can stop any game action",
+                       "stop-that-vs-free-action")
+
+
+@register
+class Skullduggery(_BroadSurprise):
+    name = "broad_surprise"
+    cancels = {"concept:free_action": "stop-that-vs-free-action", "concept:type:action": "stop-that-vs-free-action"}
+    summary = "out of turn: cancel any game action (an Action card or a free action); in-turn side unknown"

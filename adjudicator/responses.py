@@ -1,0 +1,196 @@
+"""Response windows and Surprise chains.
+
+Every game action (a card play, a free action, a Surprise) opens response windows:
+one for each card played within it, each holding the table as it was just before.
+They stay open until the next game action. A Surprise played out of turn answers
+one of them: the table goes back to that snapshot, the canceled card goes where the
+Surprise says (usually the discard pile), a play it used stays used, and the
+Surprise opens its own window so that it can be countered in turn. Canceling a
+Surprise restores the table from just before it, which is how a chain resolves by
+parity: each Surprise negates the one beneath it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adjudicator.decisions import Rejected
+from adjudicator.mechanics.base import SURPRISE
+from adjudicator.state import State, Window
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.events import Event
+
+
+def is_surprise_window(w: Window) -> bool:
+    return w.kind == "surprise" or w.card_type == SURPRISE
+
+
+class Responses:
+    state: State
+
+    # -- opening windows -----------------------------------------------------
+    def open_game_action(self, card_key: str, player: str, what: str) -> None:
+        """A new game action begins: the windows of the previous one close."""
+        st = self.state
+        st.windows = []
+        st.history.append((card_key, player, what, st.serial))
+        del st.history[:-60]
+
+    def open_window(self, kind: str, card: int, player: str, before: State, counted: bool = False,
+                    in_temp: bool = False) -> Window:
+        st = self.state
+        w = Window(kind, card, player, st.defs[card].type if kind != "surprise" else SURPRISE, before, st.serial,
+                   counted=counted, in_temp=in_temp)
+        st.windows.append(w)
+        return w
+
+    def note_victim(self, player: str) -> None:
+        """The action being resolved takes a Keeper from `player` (It's A Trap! may answer)."""
+        for w in reversed(self.state.windows):
+            if w.kind == "use" or w.card_type not in ("keeper", "goal", "rule"):
+                if player not in w.victims:
+                    w.victims = w.victims + (player,)
+                return
+
+    # -- answering -------------------------------------------------------------
+    def surprise_out_of_turn(self, player: str, ev: "Event") -> None:
+        st = self.state
+        d = self.cat.get(ev.card)
+        impl = d.impl
+        card = self._surprise_in_reach(player, d.key, st)
+        if card is None:
+            raise Rejected(f"{player} has no {d.name} to play")
+        target = self._pick_target(player, ev, impl)
+        counter = is_surprise_window(target)
+        if player == st.active_player and not (counter and target.by != player):
+            cites = ["no-out-of-turn-function-own-turn"]
+            if target.card_type == "goal":
+                cites.append("canceled-plans-own-goal")
+            if target.card_type == "rule":
+                cites.append("veto-own-hand-limit")
+            raise Rejected(f"{player} cannot use the out-of-turn side of {d.name} on their own turn: a Surprise played "
+                           "from your hand on your turn is a play for its in-turn side, and you may not cancel your "
+                           "own play; only a Surprise aimed at you can be countered", cites[0], tuple(cites[1:]))
+        if target.by == player:
+            raise Rejected(f"{player} cannot cancel their own {self.name(target.card)}", "no-out-of-turn-function-own-turn")
+        if counter:
+            reason = f"any Surprise can cancel another Surprise"
+            cites = ("rule-surprise-cancels-surprise", "counter-surprise-any-time")
+        else:
+            problem = impl.cannot_answer(self, card, target, player)
+            if problem:
+                raise Rejected(problem[0], problem[1], tuple(problem[2:]))
+            reason = impl.answer_reason(self, card, target)
+            cites = ("rule-surprise-two-functions",)
+        before = target.before
+        if before is None or self._surprise_in_reach(player, d.key, before, card) is None:
+            raise Rejected(f"{player} did not yet hold this {d.name} when {self.name(target.card)} was played: a card "
+                           "received through that very play arrives only once it has resolved, too late to stop it",
+                           "trade-hands-received-stop-that", ("surprise-too-late",))
+        self._cancel(player, card, target, reason, cites)
+
+    def _surprise_in_reach(self, player: str, key: str, st: State, card: int | None = None) -> int | None:
+        """The copy of the Surprise `player` can play: from the hand, or for the active
+        player also from a temporary hand (counter-from-temp-hand)."""
+        pools = [st.hands[player]]
+        if player == st.active_player:
+            pools += [t.cards for t in reversed(st.temp_hands) if t.owner == player]
+        for pool in pools:
+            for c in pool:
+                if (card is None and st.defs[c].key == key) or c == card:
+                    return c
+        return None
+
+    def _pick_target(self, player: str, ev: "Event", impl) -> Window:
+        st = self.state
+        d = self.cat.get(ev.card)
+        if ev.against:
+            for w in reversed(st.windows):
+                if st.defs[w.card].key == ev.against:
+                    return w
+            raise self._too_late(d.name, self.cat.get(ev.against).name, ev.against)
+        if not st.windows:
+            raise Rejected(f"{d.name} has nothing to answer: no card or action was just played", "surprise-too-late",
+                           ("no-burning-surprises",))
+        for w in reversed(st.windows):
+            if is_surprise_window(w) or not impl.cannot_answer(self, None, w, player):
+                return w
+        return st.windows[-1]
+
+    def _too_late(self, surprise: str, target: str, key: str) -> Rejected:
+        st = self.state
+        idx = next((i for i in range(len(st.history) - 1, -1, -1) if st.history[i][0] == key), None)
+        cites = ["surprise-too-late"]
+        if idx is None:
+            return Rejected(f"{surprise} can only answer a card just played, and {target} was not just played "
+                            "(a card already in play cannot be canceled)", "surprise-too-late",
+                            ("canceled-plans-just-played",))
+        closing = st.history[idx + 1] if idx + 1 < len(st.history) else None
+        what = closing[2] if closing else "a later action"
+        if closing and closing[2].startswith(closing[1] + " uses Mystery Play"):
+            cites.append("mystery-play-surprise-too-late")
+        if self.cat.get(key).type == "goal":
+            cites.append("canceled-plans-just-played")
+        return Rejected(f"{surprise} came too late: it had to answer {target} at once, but {what} came first and "
+                        f"closed that window; once a later card is played or a resulting action taken, an earlier "
+                        "play can no longer be canceled", cites[0], tuple(cites[1:]))
+
+    def _cancel(self, player: str, card: int, target: Window, reason: str, cites: tuple[str, ...]) -> None:
+        """Undo `target` and let the Surprise `card` take its place."""
+        now = self.state
+        before_surprise = now.snapshot()
+        restored = target.before.clone()
+        restored.serial, restored.history = now.serial, now.history
+        restored.rng = now.rng
+        self.state = st = restored
+        d = st.defs[card]
+        victim = st.defs[target.card]
+        _lift(st, card)
+        st.discard.insert(0, card)
+        if target.kind != "use":             # a free action's card stays where it is
+            _lift(st, target.card)
+        if target.counted:
+            frames = [t for t in st.temp_hands if t.owner == target.by]
+            if target.in_temp and frames:
+                frames[-1].made += 1
+            else:
+                st.played += 1
+        if target.kind == "use":
+            st.free_used.append(victim.key)
+        what = "Surprise" if is_surprise_window(target) else {"keeper": "Keeper", "goal": "Goal", "rule": "New Rule",
+                                                             "action": "Action"}.get(victim.type, victim.type)
+        if target.kind == "use":
+            what = "free action"
+        self.say(f"{player} plays {d.name} against {target.by}'s {victim.name} ({reason}): the {what} is canceled as "
+                 "though it had never been played.", *cites)
+        if is_surprise_window(target):
+            st.discard.insert(0, target.card)
+            self.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
+                     "beneath it.", "surprise-chain-parity")
+        else:
+            d.impl.cancel(self, card, target, player)
+            if target.counted and target.by == st.active_player:
+                self.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
+                         "canceled-play-not-replaced", "canceled-card-lost-play-used")
+        if player == st.active_player:
+            self.say(f"Countering a Surprise costs {player} no play.", "counter-surprise-not-a-play",
+                     "counter-surprise-no-in-turn-use")
+        st.windows = [Window("surprise", card, player, SURPRISE, before_surprise, st.serial, target=target)]
+        self.close_finished_temp_hands()
+        self.checkpoint()
+        if now.winner and not st.winner:
+            self.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
+                     "surprise-can-stop-win")
+
+
+def _lift(st: State, card: int) -> None:
+    """Take a card out of whatever zone holds it."""
+    for zone in st.all_zones().values():
+        if card in zone:
+            zone.remove(card)
+            return
+    for t in st.temp_hands:
+        if card in t.cards:
+            t.cards.remove(card)
+            return

@@ -871,19 +871,29 @@ class Engine(Quantities, Responses):
         if st.temp_hands:
             raise Rejected(f"{self.name(st.temp_hands[-1].source)} is still being played: its temporary hand "
                            "must be used first", "rule-played-card-must-be-followed")
+        duty = self.turn_duty(player)
+        if duty:
+            raise Rejected(duty, "turn-ending-cards-list")
         if self.plays_left() > 0:
             raise Rejected(f"{player} still owes {self.plays_left_label()} play(s) and has cards to play them with; "
                            "cards cannot simply be kept or thrown away", "rule-no-voluntary-discard",
                            ("rule-turn-sequence", "play-all-includes-new-cards"))
         self.end_turn(f"{player} ends the turn")
 
+    def turn_duty(self, player: str) -> str | None:
+        st = self.state
+        for r in self.rule_cards():
+            duty = st.defs[r].impl.turn_duty(self, r, player)
+            if duty:
+                return duty
+        return None
+
     def _maybe_end_turn_for(self, player: str) -> None:
         """A play or use by the next player ends the active turn when nothing is left in it."""
         st = self.state
         if player == st.active_player or st.game_over or st.temp_hands:
             return
-        impl_off_turn = False
-        if self.plays_left() > 0 or impl_off_turn:
+        if self.plays_left() > 0 or self.turn_duty(st.active_player):
             return
         nxt = self.next_player()
         if nxt == player:
@@ -932,6 +942,7 @@ class Engine(Quantities, Responses):
         st.drawn = 0
         st.played = 0
         st.free_used = []
+        st.claims = []
         st.phase = "start"
         st.started_empty = not st.hands[player]
         self.say(f"{player}'s turn begins.", "rule-play-clockwise")
@@ -951,9 +962,12 @@ class Engine(Quantities, Responses):
         """Events worth trying now: plays of each card in reach, free actions, ending
         the turn. `legal_events` keeps the ones the rules allow."""
         st = self.state
-        if self.pending is not None or st.game_over:
+        if self.pending is not None:
             return []
         player = st.active_player
+        if st.game_over:     # only a Surprise answering the winning play can still come
+            return [Event("surprise", st.defs[c].key, by=p) for p in st.players for c in st.hands[p]
+                    if st.defs[c].type == SURPRISE] if st.windows else []
         out: list[Event] = []
         source = st.temp_hands[-1].cards if st.temp_hands else st.hands[player]
         for key in dict.fromkeys(st.defs[c].key for c in source):
@@ -962,6 +976,11 @@ class Engine(Quantities, Responses):
             if st.defs[c].impl.free_action:
                 out.append(Event("use", st.defs[c].key, by=player))
         out.append(Event("end_turn", by=player))
+        if st.windows:
+            for p in st.players:
+                pools = [st.hands[p]] + ([t.cards for t in st.temp_hands] if p == player else [])
+                for key in dict.fromkeys(st.defs[c].key for pool in pools for c in pool if st.defs[c].type == SURPRISE):
+                    out.append(Event("surprise", key, by=p))
         nxt = self.next_player()
         if nxt != player:
             for key in dict.fromkeys(st.defs[c].key for c in st.hands[nxt]):

@@ -71,6 +71,7 @@ class State:
     phase: str = "play"           # start | play | ending
     started_empty: bool = False
     free_used: list[str] = field(default_factory=list)
+    claims: list[str] = field(default_factory=list)    # judged bonuses the table granted this turn
     another_turn: bool = False
     turns_in_a_row: int = 1
     turn_number: int = 1
@@ -110,7 +111,7 @@ class State:
             resolving=list(self.resolving), temp_hands=[t.copy() for t in self.temp_hands],
             eliminated=list(self.eliminated), attachments=dict(self.attachments), basic=self.basic,
             active=self.active, drawn=self.drawn, played=self.played, phase=self.phase,
-            started_empty=self.started_empty, free_used=list(self.free_used),
+            started_empty=self.started_empty, free_used=list(self.free_used), claims=list(self.claims),
             another_turn=self.another_turn, turns_in_a_row=self.turns_in_a_row,
             turn_number=self.turn_number, winner=self.winner, everyone_loses=self.everyone_loses,
             windows=list(self.windows), history=list(self.history),

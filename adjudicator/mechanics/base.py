@@ -98,6 +98,10 @@ class Mechanic:
     def play_bonus(self, e: "Engine", card: int, player: str) -> int:
         return 0
 
+    def turn_duty(self, e: "Engine", card: int, player: str) -> str | None:
+        """Something this rule still requires before `player`'s turn may end, or None."""
+        return None
+
     def start_of_turn(self, e: "Engine", card: int, player: str) -> None:
         """A rule's or a card-in-front-of-you's start-of-turn duty (No-Hand Bonus, Death)."""
 

@@ -3,6 +3,7 @@ and never while a temporary hand is being played."""
 
 from __future__ import annotations
 
+from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import GOAL, KEEPER, META_RULE, RULE, UNKNOWN, Mechanic, Param, register
 
 _RULES = frozenset({RULE, META_RULE})
@@ -89,9 +90,20 @@ class MysteryPlay(Mechanic):
 
     def use(self, e, card, player):
         st = e.state
-        if not st.draw_pile:
-            e.reshuffle()
-        top = st.draw_pile.pop(0)
+        while True:
+            if not st.draw_pile and not e.reshuffle():
+                e.say("Nothing is left to take from the draw pile.", "no-cards-left-to-draw")
+                return
+            top = st.draw_pile.pop(0)
+            if st.defs[top].type != "creeper":
+                break
+            e.place_in_front(player, top)
+            e.say(f"{player} turns up the Creeper {e.name(top)}: it goes in front of them like any Creeper drawn, and "
+                  "the next card is taken instead.", "rule-creeper-drawn-auto-play")
+            e.checkpoint()
+        if st.defs[top].type == UNKNOWN:
+            st.draw_pile.insert(0, top)
+            raise Rejected("the next card of the draw pile is unknown ('?'): name it in the scenario to judge this")
         e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand.",
               "mystery-play-must-play-drawn")
         e.play_card(player, top, counted=False, how=" from the top of the draw pile")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import ACTION, DANGER, GOAL, KEEPER, RULE, SURPRISE, Mechanic, register
 
 _SURPRISE = frozenset({SURPRISE})
@@ -214,9 +213,9 @@ class _BroadSurprise(SurpriseMechanic):
         return f"{e.name(card)} can stop any game action, free actions included"
 
     def play(self, e, card, player):
-        raise Rejected(f"the in-turn side of {e.name(card)} is not in our source material, so the engine cannot judge "
-                       "it; the online FAQ only says its out-of-turn side can stop any game action",
-                       "stop-that-vs-free-action")
+        e.say(f"The seeds are silent on the in-turn side of {e.name(card)}: our material (the online FAQ) only says its "
+              "out-of-turn side can stop any game action. The engine applies no in-turn effect; check the printed card.",
+              "stop-that-vs-free-action")
 
 
 @register

@@ -1,0 +1,328 @@
+"""Cards the online FAQ rules on that belong to other decks (Holiday, Wonderland,
+Firefly, Hundred Acre Wood...). Where our material gives only part of a card, the
+mechanic does that part and says plainly in the verdict what the seeds leave open."""
+
+from __future__ import annotations
+
+from adjudicator.decisions import Rejected
+from adjudicator.mechanics.base import ACTION, KEEPER, META_RULE, RULE, Mechanic, Param, register
+from adjudicator.mechanics.free_actions import MysteryPlay
+
+_RULES = frozenset({RULE, META_RULE})
+_ACTIONS = frozenset({ACTION})
+
+
+@register
+class TurnEnder(Mechanic):
+    """Actions whose known effect is that the turn ends at once (Clean Cup!, and the
+    leave-the-room cards, which end it implicitly)."""
+
+    name = "turn_ender"
+    card_types = _ACTIONS
+    params = {"leaves_room": Param("bool", required=False, default=False)}
+    ends_turn = True
+    overrides = {"slot:play": "play-all-vs-turn-end", "concept:temporary_hand": "turn-end-inside-d3p2"}
+    summary = "the turn ends at once (the rest of the card's text is not in our material)"
+
+    def play(self, e, card, player):
+        if e.state.defs[card].params["leaves_room"]:
+            e.say(f"{e.name(card)} sends {player} out of the room for a few minutes: the card does not say so in as "
+                  "many words, but the turn cannot go on.", "turn-ending-cards-list")
+        e.end_turn(e.name(card), immediately=True)
+
+
+@register
+class UnknownEffect(Mechanic):
+    """A card whose effect our material does not give: it resolves with no modelled
+    effect, and the verdict says so."""
+
+    name = "unknown_effect"
+    card_types = _ACTIONS
+    params = {"known": Param("str", required=False, default="")}
+    summary = "effect not in our material"
+
+    def play(self, e, card, player):
+        known = e.state.defs[card].params["known"]
+        e.say(f"The seeds are silent on what {e.name(card)} does" + (f" beyond this: {known}" if known else "") +
+              ". The engine applies no effect; check the printed card.")
+
+
+@register
+class OpaqueRule(Mechanic):
+    """A New Rule our material only names: it sits in play without contradicting any
+    rule; its free action, if it has one, cannot be judged."""
+
+    name = "opaque_rule"
+    card_types = _RULES
+    params = {"known": Param("str", required=False, default=""), "free": Param("bool", required=False, default=False)}
+    coexists = {"concept:temporary_hand": "gowi-inside-temp-hand"}
+    summary = "named in the FAQ; its text is not in our material"
+
+    @property
+    def free_action(self):  # type: ignore[override]
+        return True
+
+    def cannot_use(self, e, card, player):
+        d = e.state.defs[card]
+        if not d.params["free"]:
+            return (f"{d.name} gives no free action that the engine knows of", None)
+        return (f"the seeds do not give the numbers of {d.name}'s free action ({d.params['known']}); the engine cannot "
+                "judge its use", None)
+
+
+@register
+class PlayAllPlusOne(Mechanic):
+    """Play All, then one card from the top of the draw pile (a mandatory Mystery Play
+    you may time), then the turn ends."""
+
+    name = "play_all_plus"
+    card_types = _RULES
+    params = {"extra": Param("int")}
+    slot = "play"
+    free_action = True
+    ends_turn = True
+    summary = "play every card in hand, then play the top card of the draw pile; the turn then ends"
+    rulings = ("play-all-plus-bonus", "turn-ending-cards-list")
+
+    def play_quota(self, e, card):
+        return ("all_but", 0)
+
+    def turn_duty(self, e, card, player):
+        if e.state.defs[card].key not in e.state.free_used:
+            return f"the +1 of {e.name(card)} is not optional: take it (use: {e.name(card)}) to end the turn"
+        return None
+
+    def cannot_use(self, e, card, player):
+        st = e.state
+        if not st.draw_pile and not st.discard:
+            return ("there is no card left to take from the draw pile", "no-cards-left-to-draw")
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        for _ in range(e.num(card, "extra")):
+            if not st.draw_pile and not e.reshuffle():
+                break
+            top = st.draw_pile.pop(0)
+            e.say(f"{player} takes the +1 of {e.name(card)}: {e.name(top)} from the top of the draw pile is played at "
+                  "once, like a Mystery Play tacked onto Play All.", "play-all-plus-bonus")
+            e.play_card(player, top, counted=False, how=" from the top of the draw pile")
+            if st.game_over:
+                return
+        e.end_turn(e.name(card), immediately=True)
+
+
+@register
+class GiftGiveaway(Mechanic):
+    """Everyone lifts one of their Keepers, then everyone gives the lifted Keeper to
+    another player, players left with no Keepers served first. Two phases: nobody
+    passes on a gift just received."""
+
+    name = "gift_giveaway"
+    card_types = _ACTIONS
+    summary = "each player lifts one of their Keepers, then gives it away; the Keeperless are gifted first"
+    rulings = ("gift-giveaway-no-regift", "gift-giveaway-holding-keeper")
+
+    def play(self, e, card, player):
+        st = e.state
+        order = e.seat_order(start=player)
+        held: dict[str, int] = {}
+        with e.atomic():
+            for p in order:
+                mine = [k for k in st.keepers[p] if st.defs[k].type == KEEPER]
+                if mine:
+                    k = e.choose("card", p, f"{p} lifts one of their Keepers to give away", mine)
+                    held[p] = k
+            e.say("First everyone lifts a Keeper (" + ", ".join(f"{p}: {e.name(k)}" for p, k in held.items()) +
+                  "); a player holding one aloft still counts as having it.", "gift-giveaway-holding-keeper")
+            received: set[str] = set()
+            for p in order:
+                if p not in held:
+                    continue
+                k = held[p]
+                empty = [q for q in order if q != p and q not in received and q not in held
+                         and not any(st.defs[x].type == KEEPER for x in st.keepers[q])]
+                # players who already gave theirs away and now have none join the queue
+                empty += [q for q in order if q != p and q not in received and q in held and held[q] is None
+                          and not any(st.defs[x].type == KEEPER for x in st.keepers[q]) and q not in empty]
+                options = empty or [q for q in order if q != p]
+                to = e.choose("player", p, f"{p} gives {e.name(k)} to", options)
+                e.detach(k)
+                st.keepers[p].remove(k)
+                st.keepers[to].append(k)
+                held[p] = None  # type: ignore[assignment]
+                received.add(to)
+                e.say(f"{p} gives {e.name(k)} to {to}" + (" (who had no Keepers, so came first)" if empty else "") + ".")
+            givers = [p for p in order if p not in held]
+            if givers:
+                e.say(f"{', '.join(givers)} had no Keeper to lift and so gives nothing, even after receiving one.",
+                      "gift-giveaway-no-regift")
+
+
+@register
+class StaysInPlay(Mechanic):
+    """An Action that stays on the table and works like a New Rule once there (Let's
+    Keep Doing That); what it lets you do is not in our material."""
+
+    name = "action_stays_in_play"
+    card_types = _ACTIONS
+    summary = "stays in play as if it were a New Rule"
+    coexists = {"slot:play": "stop-that-vs-free-action"}
+
+    def play(self, e, card, player):
+        st = e.state
+        st.resolving.remove(card)
+        st.rules.append(card)
+        e.say(f"{e.name(card)} stays in play and from now on counts as a rule, not an Action card: Stop That! can no "
+              "longer touch it. The seeds do not give its full text.", "stop-that-vs-free-action",
+              "rule-action-discard-after-use")
+
+
+@register
+class TakeFromDiscard(Mechanic):
+    name = "take_from_discard"
+    card_types = _ACTIONS
+    params = {"position": Param("str")}
+    summary = "take a card from the discard pile at a given position into your hand"
+    rulings = ("lets-do-that-again-order",)
+
+    def play(self, e, card, player):
+        st = e.state
+        if not st.discard:
+            e.say("The discard pile is empty.", "rule-cards-always-playable")
+            return
+        c = st.discard.pop(-1 if st.defs[card].params["position"] == "bottom" else 0)
+        st.hands[player].append(c)
+        e.say(f"{player} takes {e.name(c)} from the {st.defs[card].params['position']} of the discard pile: here the "
+              "order of the pile matters.", "lets-do-that-again-order")
+
+
+@register
+class Scavenge(Mechanic):
+    name = "scavenge"
+    card_types = _ACTIONS
+    summary = "look down the discard pile from the top and play the first Keeper found"
+    rulings = ("lets-do-that-again-order",)
+
+    def play(self, e, card, player):
+        st = e.state
+        found = next((c for c in st.discard if st.defs[c].type == KEEPER), None)
+        if found is None:
+            e.say("No Keeper in the discard pile.", "rule-cards-always-playable")
+            return
+        st.discard.remove(found)
+        e.say(f"Going down the discard pile from the top, the first Keeper is {e.name(found)}.", "lets-do-that-again-order")
+        e.play_card(player, found, counted=False, how=" from the discard pile")
+
+
+@register
+class JudgedBonus(Mechanic):
+    """A Draw/Play bonus the table has to judge each turn (an age, a date, revealing a
+    fear): asked as the turn begins, granted for that turn."""
+
+    name = "judged_bonus"
+    card_types = _RULES
+    params = {"question": Param("str"), "draw": Param("int", required=False, default=0),
+              "play": Param("int", required=False, default=0), "optional": Param("bool", required=False, default=False),
+              "keeper": Param("str", required=False, default="")}
+    coexists = {"slot:draw": "extra-draw-play-not-tied", "slot:play": "play-all-plus-bonus"}
+    modifies = {"concept:play_count": "play-all-plus-bonus"}
+    summary = "extra draws/plays for a player the table judges eligible"
+
+    def start_of_turn(self, e, card, player):
+        st = e.state
+        d = st.defs[card]
+        holder = d.params["keeper"] and any(st.defs[k].name == d.params["keeper"] for k in st.keepers[player])
+        ok = holder or e.choose("table", player, d.params["question"].format(player=player), [])
+        if ok and d.params["optional"]:
+            ok = e.choose("yes_no", player, f"{player} may take the {d.name}: take it?", [])
+        if ok:
+            st.claims.append(d.key)
+            e.say(f"{d.name} applies to {player} this turn.", "play-all-plus-bonus")
+
+    def draw_bonus(self, e, card, player):
+        st = e.state
+        return e.num(card, "draw") if player == st.active_player and st.defs[card].key in st.claims else 0
+
+    def play_bonus(self, e, card, player):
+        st = e.state
+        return e.num(card, "play") if player == st.active_player and st.defs[card].key in st.claims else 0
+
+
+@register
+class HolderBonus(Mechanic):
+    """A bonus for whoever has a Keeper with a given tag (Martian Technology, Monsters)."""
+
+    name = "holder_bonus"
+    card_types = _RULES
+    params = {"tag": Param("str"), "draw": Param("int", required=False, default=0),
+              "play": Param("int", required=False, default=0)}
+    coexists = {"slot:draw": "extra-draw-play-not-tied", "slot:play": "play-all-plus-bonus"}
+    modifies = {"concept:play_count": "play-all-plus-bonus"}
+    summary = "extra draws and plays for a player with a Keeper of the given kind"
+
+    def _has(self, e, card, player):
+        tag = e.state.defs[card].params["tag"]
+        return any(tag in e.state.defs[k].tags for k in e.state.keepers[player])
+
+    def draw_bonus(self, e, card, player):
+        return e.num(card, "draw") if e.state.defs[card].params["draw"] and self._has(e, card, player) else 0
+
+    def play_bonus(self, e, card, player):
+        return e.num(card, "play") if e.state.defs[card].params["play"] and self._has(e, card, player) else 0
+
+
+@register
+class PowerKeeper(Mechanic):
+    """A Keeper whose power adds to its holder's plays (and draws)."""
+
+    name = "power_keeper"
+    card_types = frozenset({KEEPER})
+    params = {"draw": Param("int", required=False, default=0), "play": Param("int", required=False, default=0)}
+    modifies = {"concept:play_count": "play-bonus-sources-list"}
+    summary = "a Keeper that adds to its holder's plays"
+
+    def draw_bonus(self, e, card, player):
+        return e.num(card, "draw") if e.state.defs[card].params["draw"] else 0
+
+    def play_bonus(self, e, card, player):
+        return e.num(card, "play") if e.state.defs[card].params["play"] else 0
+
+
+@register
+class GatedMysteryPlay(MysteryPlay):
+    """A Mystery Play analogue that needs a condition: a card in play, or a token act."""
+
+    name = "gated_mystery_play"
+    params = {"needs_in_play": Param("str", required=False, default=""), "act": Param("str", required=False, default="")}
+    coexists = {"slot:play": "mystery-play-analogues"}
+    summary = "Mystery Play, once its condition is met"
+    rulings = ("mystery-play-analogues", "mystery-play-must-play-drawn")
+
+    def cannot_use(self, e, card, player):
+        st = e.state
+        need = st.defs[card].params["needs_in_play"]
+        if need:
+            tag = need[4:] if need.startswith("tag:") else None
+            present = any((tag in st.defs[k].tags) if tag else st.defs[k].name == need
+                          for p in st.players for k in st.keepers[p])
+            if not present:
+                what = f"a {tag.replace('-', ' ')} Keeper" if tag else need
+                return (f"{e.name(card)} works only while {what} is in play", "mystery-play-analogues")
+        return super().cannot_use(e, card, player)
+
+    def use(self, e, card, player):
+        act = e.state.defs[card].params["act"]
+        if act and not e.choose("table", player, f"Did {player} {act}?", []):
+            e.say(f"{player} did not {act}, so {e.name(card)} does nothing.", "mystery-play-analogues")
+            return
+        super().use(e, card, player)
+
+
+@register
+class KeeperMysteryPlay(GatedMysteryPlay):
+    """A Keeper whose power is a Mystery Play (the Infinity Gauntlet)."""
+
+    name = "keeper_mystery_play"
+    card_types = frozenset({KEEPER})
+    coexists = {}

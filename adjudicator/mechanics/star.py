@@ -1,0 +1,671 @@
+"""Star Fluxx: the Keepers with powers, the Creepers that attach themselves to a
+Keeper, and the Star Actions (three of which end the turn at once).
+
+Powers work only while their Keeper is in front of its holder and no Malfunction is
+attached to it (`power_active`); once-a-turn powers are free actions (`use: CARD`).
+An attached Creeper is recorded in `state.attachments` (Creeper -> Keeper); the
+checkpoint makes it follow its Keeper and discards it when the Keeper leaves play.
+"""
+
+from __future__ import annotations
+
+from adjudicator.mechanics.base import (
+    ACTION, CREEPER, DANGER, GOAL, KEEPER, SURPRISE, UNKNOWN, Mechanic, Param, register,
+)
+from adjudicator.mechanics.keepers import BlockingCreeper
+
+_KEEPER = frozenset({KEEPER})
+_ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
+_TURN_END_OVERRIDES = {"slot:play": "play-all-vs-turn-end", "concept:temporary_hand": "turn-end-inside-d3p2"}
+
+
+# =============================================================================
+# helpers shared by the Star cards
+# =============================================================================
+def _active_with(e, player: str, mechanic: str) -> list[int]:
+    """Cards in front of `player` with that mechanic whose power works now."""
+    st = e.state
+    return [k for k in st.keepers[player] if st.defs[k].mechanic == mechanic and st.defs[k].impl.power_active(e, k)]
+
+
+def _crewman(e, owner: str, actor: str, target: int) -> int:
+    """Expendable Crewman: when someone other than `owner` would take or discard one
+    of `owner`'s other Keepers, the Crewman goes instead."""
+    st = e.state
+    if actor == owner or st.defs[target].type != KEEPER or st.defs[target].mechanic == "expendable":
+        return target
+    crew = _active_with(e, owner, "expendable")
+    if not crew:
+        return target
+    e.say(f"{owner}'s {e.name(crew[0])} steps in: {actor} must take or discard it instead of {e.name(target)}.")
+    return crew[0]
+
+
+def _discard_from_table(e, card: int, by: str) -> None:
+    """Discard a Keeper from in front of a player; a card that says so (Cute Fuzzy Alien
+    Creature) goes on top of the draw pile instead. A Creeper attached to it follows it
+    to the discard pile at the next checkpoint."""
+    st = e.state
+    e.take_from_play(card, by)
+    if getattr(st.defs[card].impl, "to_draw_pile_when_discarded", False):
+        e.land(card, st.draw_pile, top=True)
+        e.say(f"{e.name(card)} is not discarded: it goes on top of the draw pile instead.")
+    else:
+        e.land(card, st.discard, top=True)
+
+
+def _attached_to(e, keeper: int) -> list[int]:
+    return [c for c, k in e.state.attachments.items() if k == keeper]
+
+
+def _previous_player(e) -> str:
+    """The player whose turn ended last (the active player again after Take Another Turn)."""
+    st = e.state
+    if st.turns_in_a_row >= 2:
+        return st.active_player
+    order = [p for p in st.players if p not in st.eliminated or p == st.active_player]
+    return order[(order.index(st.active_player) - 1) % len(order)]
+
+
+def _action_done(e, card: int, player: str) -> None:
+    """Put a resolved Action where it goes before the turn ends (the engine would
+    otherwise discard it only after the next turn had begun)."""
+    st = e.state
+    if card not in st.resolving:
+        return
+    back = [k for k in _active_with(e, player, "returns_card") if st.defs[k].params["card"] == st.defs[card].name]
+    st.resolving.remove(card)
+    if back:
+        st.hands[player].append(card)
+        e.say(f"{player} has {e.name(back[0])}: {e.name(card)} returns to {player}'s hand instead of the discard pile.")
+    else:
+        e.to_discard(card)
+        e.say(f"{e.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
+
+
+def _turn_ends(e, card: int, player: str, inside: bool) -> None:
+    """A turn-ending Action: whatever is left of a temporary hand is discarded, then the
+    player meets the limits and the next turn begins."""
+    if e.state.game_over:
+        return
+    e.say(f"{e.name(card)} ends {player}'s turn at once, whatever the Play rule still asks.",
+          "turn-ending-cards-list", *(("turn-end-inside-d3p2",) if inside else ()))
+    e.end_turn(e.name(card), immediately=True)
+
+
+def _set_aside(inside: bool) -> str:
+    return "their set-aside hand (the real hand, not the temporary one)" if inside else "their hand"
+
+
+# =============================================================================
+# Keepers with powers
+# =============================================================================
+@register
+class BonusKeeper(Mechanic):
+    """The Computer: its holder draws and plays extra on their turn, and their Hand and
+    Keeper Limits are higher."""
+
+    name = "bonus_keeper"
+    card_types = _KEEPER
+    params = {"draw": Param("int", required=False, default=0), "play": Param("int", required=False, default=0),
+              "limit": Param("int", required=False, default=0)}
+    modifies = {"concept:draw_count": "extra-draw-play-not-tied", "concept:play_count": "play-bonus-sources-list"}
+    summary = "its holder draws and plays extra on their turn, and their Hand and Keeper Limits are higher"
+    rulings = ("play-bonus-sources-list", "play-all-plus-bonus", "rule-keepers-in-play-for-goals-powers")
+
+    def draw_bonus(self, e, card, player):
+        return e.num(card, "draw")
+
+    def play_bonus(self, e, card, player):
+        return e.num(card, "play")
+
+    def limit_bonus(self, e, card, player):
+        return e.num(card, "limit")
+
+
+@register
+class PassesAtTurnEnd(Mechanic):
+    """Cute Fuzzy Alien Creature: when its holder's turn ends it moves to the next
+    player; discarded from play it goes on top of the draw pile.
+
+    The engine has no end-of-turn hook for cards in front of players, so the move is
+    made at the first checkpoint of the following turn (`turn_number` >= 2 means the
+    engine itself started that turn; a marker in `free_used`, which every new turn
+    clears, makes it happen once)."""
+
+    name = "passes_at_turn_end"
+    card_types = _KEEPER
+    to_draw_pile_when_discarded = True
+    summary = "moves to the next player whenever its holder's turn ends; if discarded it goes on top of the draw pile"
+
+    def on_checkpoint(self, e, card, owner):
+        st = e.state
+        mark = f"passes_at_turn_end:{card}"
+        if st.turn_number < 2 or st.phase == "ending" or mark in st.free_used:
+            return
+        st.free_used.append(mark)
+        if owner != _previous_player(e) or not self.power_active(e, card):
+            return
+        order = e.seat_order(start=owner)
+        if len(order) < 2:
+            return
+        to = order[1]
+        st.keepers[owner].remove(card)
+        st.keepers[to].append(card)
+        e.say(f"{owner}'s turn ended, so {e.name(card)} moves on to the next player, {to}.")
+
+
+@register
+class BorrowsKeeperForWin(Mechanic):
+    """Holographic Projection: on its holder's own turn one Keeper of another player
+    counts as theirs for the Goal. Checked at each checkpoint before the ordinary win
+    check, and only when nobody meets a Goal outright (then the ordinary check decides)."""
+
+    name = "borrows_keeper_for_win"
+    card_types = _KEEPER
+    summary = "on your own turn, count one Keeper another player has as yours for the Goal"
+    rulings = ("rule-keepers-in-play-for-goals-powers", "rule-win-instantly-any-turn")
+
+    def on_checkpoint(self, e, card, owner):
+        st = e.state
+        if owner != st.active_player or st.phase != "play" or st.game_over or not self.power_active(e, card):
+            return
+        if not st.goals or _someone_meets(e):
+            return
+        for other in e.seat_order(start=owner):
+            if other == owner:
+                continue
+            for k in list(st.keepers[other]):
+                if st.defs[k].type != KEEPER:
+                    continue
+                st.keepers[owner].append(k)          # counted twice for a moment: it never leaves `other`
+                try:
+                    if any(owner in st.defs[g].impl.winners(e, g) for g in st.goals):
+                        e.say(f"{owner}'s {e.name(card)} lets them count {other}'s {e.name(k)} as their own on their "
+                              "turn.", "rule-keepers-in-play-for-goals-powers")
+                        e.check_wins()
+                finally:
+                    st.keepers[owner].remove(k)
+
+
+def _someone_meets(e) -> bool:
+    st = e.state
+    met: set[str] = set()
+    for g in st.goals:
+        met |= st.defs[g].impl.winners(e, g)
+    return bool(met - set(st.eliminated))
+
+
+class _FreePower(Mechanic):
+    """A Keeper power used as a free action on its holder's turn."""
+
+    card_types = _KEEPER
+    free_action = True
+
+    def cannot_use(self, e, card, player):
+        if not self.power_active(e, card):
+            return (f"{e.name(card)} has a Malfunction attached: its power does not work until the Malfunction is gone",
+                    "rule-keepers-in-play-for-goals-powers")
+        return self.nothing_to_do(e, card, player)
+
+    def nothing_to_do(self, e, card, player):
+        return None
+
+
+@register
+class Laser(_FreePower):
+    """Laser Pistol and Laser Sword: once a turn, discard a Keeper (any, or only your
+    own) other than this one that has a Creeper attached; the Creeper goes with it."""
+
+    name = "laser"
+    params = {"own_only": Param("bool", required=False, default=False)}
+    once_per_turn = True
+    summary = "once a turn, discard a Keeper that has a Creeper attached (the Creeper goes with it)"
+
+    def _targets(self, e, card, player):
+        st = e.state
+        owners = [player] if st.defs[card].params["own_only"] else e.seat_order(start=player)
+        attached = set(st.attachments.values())
+        return [k for p in owners for k in st.keepers[p] if k != card and st.defs[k].type == KEEPER and k in attached]
+
+    def nothing_to_do(self, e, card, player):
+        if not self._targets(e, card, player):
+            whose = "of yours" if e.state.defs[card].params["own_only"] else "in play"
+            return (f"no Keeper {whose} other than {e.name(card)} has a Creeper attached", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} discards",
+                          self._targets(e, card, player))
+        owner = st.owner_of_keeper(target)
+        target = _crewman(e, owner, player, target)
+        riders = _attached_to(e, target)
+        _discard_from_table(e, target, player)
+        e.say(f"{e.name(card)} discards {owner}'s {e.name(target)}" +
+              (f"; the attached {e.names(riders)} goes with it." if riders else "."))
+
+
+@register
+class Expendable(Mechanic):
+    """Expendable Crewman: whoever else would take or discard one of its holder's other
+    Keepers must take or discard the Crewman instead (applied by the cards that take
+    or discard Keepers through `_crewman`)."""
+
+    name = "expendable"
+    card_types = _KEEPER
+    summary = "another player who would take or discard one of your Keepers takes or discards this one instead"
+
+
+@register
+class Teleporter(_FreePower):
+    """Teleporter: once a turn, move one of your other Keepers to another player (its
+    attached Creepers go along). Beam Us Up! also reads it."""
+
+    name = "teleporter"
+    once_per_turn = True
+    summary = "once a turn, move one of your other Keepers to another player"
+
+    def _mine(self, e, card, player):
+        st = e.state
+        return [k for k in st.keepers[player] if k != card and st.defs[k].type == KEEPER]
+
+    def nothing_to_do(self, e, card, player):
+        if not self._mine(e, card, player):
+            return (f"{player} has no other Keeper to teleport", None)
+        if len(e.seat_order()) < 2:
+            return ("there is nobody to teleport a Keeper to", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        k = e.choose("card", player, f"{player} picks the Keeper to teleport", self._mine(e, card, player))
+        to = e.choose("player", player, f"{player} picks who receives {e.name(k)}",
+                      [p for p in e.seat_order(start=player) if p != player])
+        st.keepers[player].remove(k)
+        st.keepers[to].append(k)
+        riders = _attached_to(e, k)
+        e.say(f"{player} teleports {e.name(k)} to {to}" + (f", with the attached {e.names(riders)}." if riders else "."))
+
+
+@register
+class StealNamed(_FreePower):
+    """The Captain and The Scientist: once a turn, take one of the named Keepers from
+    another player."""
+
+    name = "steal_named"
+    params = {"keepers": Param("names")}
+    once_per_turn = True
+    summary = "once a turn, take one of the named Keepers from another player"
+    rulings = ("grab-keeper-cheating",)
+
+    def _targets(self, e, card, player):
+        st = e.state
+        names = set(st.defs[card].params["keepers"])
+        return [k for p in e.seat_order(start=player) if p != player for k in st.keepers[p] if st.defs[k].name in names]
+
+    def nothing_to_do(self, e, card, player):
+        if not self._targets(e, card, player):
+            return (f"nobody else has any of {', '.join(e.state.defs[card].params['keepers'])}", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes", self._targets(e, card, player))
+        owner = st.owner_of_keeper(target)
+        target = _crewman(e, owner, player, target)
+        if hasattr(e, "note_victim"):
+            e.note_victim(owner)
+        st.keepers[owner].remove(target)
+        st.keepers[player].append(target)
+        e.say(f"{player}'s {e.name(card)} takes {e.name(target)} from {owner}: a card that allows taking another "
+              "player's Keeper.", "grab-keeper-cheating")
+
+
+@register
+class CuresCreeper(_FreePower):
+    """The Doctor and The Engineer: on your turn, discard the named Creeper attached to
+    one of your Keepers (for the Doctor, not when it is attached to the Doctor)."""
+
+    name = "cures_creeper"
+    params = {"creeper": Param("str"), "exempt_self": Param("bool", required=False, default=False)}
+    summary = "on your turn, discard the named Creeper attached to one of your Keepers"
+
+    def _targets(self, e, card, player):
+        st = e.state
+        p_ = st.defs[card].params
+        mine = st.keepers[player]
+        return [c for c in mine if st.defs[c].name == p_["creeper"] and st.attachments.get(c) in mine
+                and not (p_["exempt_self"] and st.attachments.get(c) == card)]
+
+    def nothing_to_do(self, e, card, player):
+        if not self._targets(e, card, player):
+            p_ = e.state.defs[card].params
+            extra = f" (one attached to {e.name(card)} itself cannot be removed this way)" if p_["exempt_self"] else ""
+            return (f"no {p_['creeper']} is attached to one of {player}'s Keepers{extra}", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        c = e.choose("card", player, f"{player} picks the Creeper {e.name(card)} removes", self._targets(e, card, player))
+        host = st.attachments.get(c)
+        e.detach(c)
+        st.keepers[player].remove(c)
+        e.to_discard(c)
+        e.say(f"{e.name(card)} detaches {e.name(c)} from {e.name(host)} and discards it.")
+
+
+@register
+class ReturnsCard(Mechanic):
+    """Time Traveler: the named Action, played by its holder, returns to their hand
+    instead of the discard pile (and Sonic Sledgehammer spares its holder)."""
+
+    name = "returns_card"
+    card_types = _KEEPER
+    params = {"card": Param("str")}
+    summary = "the named Action you play comes back to your hand instead of the discard pile"
+
+
+@register
+class TakeRandomCard(_FreePower):
+    """Unseen Force: once a turn, take a random card from another player's hand."""
+
+    name = "take_random_card"
+    once_per_turn = True
+    summary = "once a turn, take a random card from another player's hand into yours"
+
+    def nothing_to_do(self, e, card, player):
+        if not [p for p in e.seat_order(start=player) if p != player and e.state.hands[p]]:
+            return ("every other player's hand is empty", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        victims = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        victim = e.choose("player", player, f"{player} picks whose hand {e.name(card)} reaches into", victims)
+        taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
+        st.hands[victim].remove(taken)
+        st.hands[player].append(taken)
+        e.say(f"{player} takes a random card from {victim}'s hand: {e.name(taken)}.")
+
+
+# =============================================================================
+# Creepers that attach themselves
+# =============================================================================
+@register
+class AttachingCreeper(BlockingCreeper):
+    """Brain Parasites and Evil: blocks its holder's wins; coming into play it attaches
+    to one of the holder's Keepers (with the tag, if one is given), chosen by the holder,
+    and then follows that Keeper."""
+
+    name = "attaching_creeper"
+    params = {"tag": Param("str", required=False, default="")}
+    summary = "blocks wins; attaches to one of its holder's Keepers (of a kind) and follows it"
+    rulings = ("rule-creeper-placement", "rule-creeper-drawn-auto-play")
+
+    def on_placed(self, e, card, owner):
+        st = e.state
+        tag = st.defs[card].params["tag"]
+        options = [k for k in st.keepers[owner] if st.defs[k].type == KEEPER and (not tag or tag in st.defs[k].tags)]
+        kind = {"brains": "Keeper with brains", "equipment": "piece of equipment"}.get(tag, "Keeper")
+        if not options:
+            e.say(f"{owner} has no {kind} for {e.name(card)} to attach to, so it stays in front of them on its own.")
+            return
+        k = e.choose("card", owner, f"{owner} picks the {kind} {e.name(card)} attaches to", options)
+        st.attachments[card] = k
+        e.say(f"{e.name(card)} attaches to {owner}'s {e.name(k)}" +
+              (" and switches off its power." if self.switches_off_power else "."))
+
+
+@register
+class Malfunction(AttachingCreeper):
+    """Malfunction: an attaching Creeper whose Keeper's power stops working."""
+
+    name = "malfunction"
+    switches_off_power = True
+    summary = "blocks wins; attaches to a piece of equipment and switches its power off"
+
+
+# =============================================================================
+# Actions
+# =============================================================================
+@register
+class DrawThenDiscard(Mechanic):
+    """Space Jackpot!: draw cards, then discard some of your choice from your hand."""
+
+    name = "draw_then_discard"
+    card_types = _ACTIONS
+    params = {"draw": Param("int"), "discard": Param("int")}
+    summary = "draw cards, then discard some of your choice from your hand"
+
+    def play(self, e, card, player):
+        st = e.state
+        e.draw(player, e.num(card, "draw"), why=e.name(card))
+        hand = st.hands[player]
+        n = min(e.num(card, "discard"), len(hand))
+        if not n:
+            return
+        picked = e.choose("discard", player, f"{player} discards {n} card(s) from their hand", list(hand), count=n)
+        for c in picked:
+            hand.remove(c)
+            e.to_discard(c)
+        e.say(f"{player} discards {e.names(picked)}.")
+
+
+@register
+class TimePortal(Mechanic):
+    """Time Portal: take any card but a Creeper from the discard pile (order kept) or
+    the draw pile (shuffled afterwards) into your hand; your turn ends at once. From a
+    temporary hand the card joins the set-aside hand and the rest of the temporary hand
+    is discarded. With Time Traveler the Portal itself returns to your hand."""
+
+    name = "time_portal"
+    card_types = _ACTIONS
+    ends_turn = True
+    overrides = _TURN_END_OVERRIDES
+    summary = "take any non-Creeper card from the discard or draw pile into your hand; your turn ends at once"
+    rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end", "turn-end-still-limits")
+
+    def play(self, e, card, player):
+        st = e.state
+        inside = bool(st.temp_hands)
+        options = [c for c in st.discard + st.draw_pile if st.defs[c].type not in (CREEPER, UNKNOWN)]
+        if options:
+            pick = e.choose("card", player, f"{player} looks through the discard pile or the draw pile for any card "
+                            "but a Creeper", options)
+            if pick in st.discard:
+                st.discard.remove(pick)
+                where = "the discard pile, leaving its order as it was"
+            else:
+                st.draw_pile.remove(pick)
+                st.rng.shuffle(st.draw_pile)
+                where = "the draw pile, which is then shuffled"
+            st.hands[player].append(pick)
+            e.say(f"{player} takes {e.name(pick)} from {where}, shows it and adds it to {_set_aside(inside)}.",
+                  *(("turn-end-inside-d3p2",) if inside else ()))
+        else:
+            e.say(f"There is no card but Creepers and unknown cards to take; {e.name(card)} still ends the turn.",
+                  "rule-cards-always-playable")
+        _action_done(e, card, player)
+        _turn_ends(e, card, player, inside)
+
+
+@register
+class WhatDoYouWant(Mechanic):
+    """What Do You Want?: take any card from the discard pile. A New Rule, Action or
+    Surprise is played at once; a Keeper or Goal goes into your (set-aside) hand; a
+    Creeper goes to another player. Then your turn ends at once."""
+
+    name = "what_do_you_want"
+    card_types = _ACTIONS
+    ends_turn = True
+    overrides = _TURN_END_OVERRIDES
+    summary = "take any card from the discard pile (rules and actions are played at once); your turn ends at once"
+    rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end", "discard-pile-public")
+
+    def play(self, e, card, player):
+        st = e.state
+        inside = bool(st.temp_hands)
+        turn = st.turn_number
+        options = [c for c in st.discard if st.defs[c].type != UNKNOWN]
+        if not options:
+            e.say(f"The discard pile holds nothing to take; {e.name(card)} still ends the turn.", "rule-cards-always-playable")
+        else:
+            pick = e.choose("card", player, f"{player} picks a card from the discard pile", options)
+            st.discard.remove(pick)
+            kind = st.defs[pick].type
+            if kind in (KEEPER, GOAL):
+                st.hands[player].append(pick)
+                e.say(f"{player} takes {e.name(pick)} from the discard pile, shows it and adds it to {_set_aside(inside)}.",
+                      *(("turn-end-inside-d3p2",) if inside else ()))
+            elif kind == CREEPER:
+                others = [p for p in e.seat_order(start=player) if p != player] or [player]
+                to = e.choose("player", player, f"{player} picks who is given {e.name(pick)}", others)
+                e.say(f"{player} takes the Creeper {e.name(pick)} from the discard pile and gives it to {to}.")
+                e.place_in_front(to, pick)
+                e.checkpoint()
+            else:
+                e.say(f"{player} takes {e.name(pick)} from the discard pile; it must be played at once.")
+                e.play_card(player, pick, counted=False, how=" from the discard pile")
+        _action_done(e, card, player)
+        if st.turn_number == turn:
+            _turn_ends(e, card, player, inside)
+
+
+@register
+class ReturnTaggedKeepers(Mechanic):
+    """Beam Us Up!: every Keeper of a kind goes back to its owner's hand, or all of them
+    to the hand of whoever has the gatherer Keeper (the Teleporter) working."""
+
+    name = "return_tagged_keepers"
+    card_types = _ACTIONS
+    params = {"tag": Param("str"), "gatherer": Param("str", required=False, default="")}
+    summary = "every Keeper of a kind returns to its owner's hand, or all go to the gatherer's holder"
+
+    def play(self, e, card, player):
+        st = e.state
+        p_ = st.defs[card].params
+        beings = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
+                  if st.defs[k].type == KEEPER and p_["tag"] in st.defs[k].tags]
+        if not beings:
+            e.say(f"{e.name(card)} finds no such Keeper in play; it is still a legal play and still uses the play.",
+                  "rule-cards-always-playable")
+            return
+        holder = next((p for p in e.seat_order(start=player) for k in st.keepers[p]
+                       if p_["gatherer"] and st.defs[k].name == p_["gatherer"] and st.defs[k].impl.power_active(e, k)),
+                      None)
+        with e.atomic():
+            for p, k in beings:
+                e.take_from_play(k, player)
+                e.land(k, st.hands[holder or p])
+            if holder and hasattr(e, "note_victim"):
+                for p in dict.fromkeys(p for p, _ in beings if p != holder):
+                    e.note_victim(p)
+            if holder:
+                e.say(f"{holder} has the {p_['gatherer']} working, so every one of them goes to {holder}'s hand: "
+                      f"{e.names(k for _, k in beings)}.")
+            else:
+                for p in dict.fromkeys(p for p, _ in beings):
+                    e.say(f"{e.names(k for q, k in beings if q == p)} go(es) back to {p}'s hand.")
+
+
+@register
+class TradePlaces(Mechanic):
+    """Brain Transference: you and a chosen player swap hands and everything in front
+    of you (the printed card swaps seats); your turn ends at once."""
+
+    name = "trade_places"
+    card_types = _ACTIONS
+    ends_turn = True
+    overrides = _TURN_END_OVERRIDES
+    summary = "swap hands and everything in front of you with another player; your turn ends at once"
+    rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end")
+
+    def play(self, e, card, player):
+        st = e.state
+        inside = bool(st.temp_hands)
+        others = [p for p in e.seat_order(start=player) if p != player]
+        if others:
+            other = e.choose("player", player, f"{player} picks who to trade places with", others)
+            with e.atomic():
+                st.hands[player], st.hands[other] = st.hands[other], st.hands[player]
+                st.keepers[player], st.keepers[other] = st.keepers[other], st.keepers[player]
+                e.say(f"{player} and {other} trade places: each takes over the other's hand and everything in front of "
+                      "them (the printed card swaps seats, which comes to the same position).",
+                      *(("turn-end-inside-d3p2",) if inside else ()))
+        else:
+            e.say("There is nobody to trade places with.", "rule-cards-always-playable")
+        _action_done(e, card, player)
+        _turn_ends(e, card, player, inside)
+
+
+@register
+class Sledgehammer(Mechanic):
+    """Sonic Sledgehammer: every player loses one Keeper, picked by the player of the
+    card; someone with no Keeper loses a random card from hand; the holder of the
+    sparing Keeper (Time Traveler) loses nothing."""
+
+    name = "sledgehammer"
+    card_types = _ACTIONS
+    params = {"spared_by": Param("str", required=False, default="")}
+    summary = "every player loses a Keeper you pick (or a random card); the holder of the sparing Keeper loses nothing"
+
+    def play(self, e, card, player):
+        st = e.state
+        spared = st.defs[card].params["spared_by"]
+        losses: list[tuple[str, int, bool]] = []
+        for p in e.seat_order(start=player):
+            if spared and any(st.defs[k].name == spared for k in st.keepers[p]):
+                e.say(f"{p} has the {spared} and loses nothing.")
+                continue
+            mine = [k for k in st.keepers[p] if st.defs[k].type == KEEPER]
+            if mine:
+                crew = _active_with(e, p, "expendable") if p != player else []
+                if crew:
+                    k = crew[0]
+                    e.say(f"{p}'s {e.name(k)} steps in: it is the Keeper {p} loses.")
+                else:
+                    k = e.choose("card", player, f"{player} picks the Keeper {p} loses", mine)
+                losses.append((p, k, True))
+            elif st.hands[p]:
+                c = e.chance(p, f"a random card from {p}'s hand", list(st.hands[p]))
+                losses.append((p, c, False))
+        with e.atomic():
+            for p, c, from_table in losses:
+                if from_table:
+                    riders = _attached_to(e, c)
+                    _discard_from_table(e, c, player)
+                    e.say(f"{p} loses {e.name(c)} from the table" +
+                          (f" (the attached {e.names(riders)} goes too)." if riders else "."))
+                else:
+                    st.hands[p].remove(c)
+                    e.to_discard(c)
+                    e.say(f"{p} has no Keeper and loses a random card from hand: {e.name(c)}.")
+
+
+@register
+class DistressCall(Mechanic):
+    """Distress Call: everyone draws; a player with Creepers draws until they have drawn
+    a number for each Creeper in front of them (counted again as Creepers arrive)."""
+
+    name = "distress_call"
+    card_types = _ACTIONS
+    params = {"each": Param("int"), "per_creeper": Param("int")}
+    summary = "everyone draws; players with Creepers draw more for each Creeper"
+
+    def play(self, e, card, player):
+        st = e.state
+        for p in e.seat_order(start=player):
+            got = 0
+            while True:
+                creepers = sum(1 for k in st.keepers[p] if st.defs[k].type == CREEPER)
+                want = max(e.num(card, "each"), e.num(card, "per_creeper") * creepers)
+                if got >= want:
+                    break
+                asked = want - got
+                drawn = e.draw(p, asked, why=e.name(card))
+                got += len(drawn)
+                if len(drawn) < asked:
+                    break                           # both piles are empty
+            if creepers:
+                e.say(f"{p} has {creepers} Creeper(s) and so draws {got} card(s) in all.")

@@ -166,6 +166,8 @@ class Engine(Quantities, Responses):
 
     def _dispatch(self, ev: Event) -> None:
         st = self.state
+        if ev.verb in ("join", "leave"):
+            return self._event_join(ev.answer) if ev.verb == "join" else self._event_leave(ev.answer)
         player = ev.by or st.active_player
         if player not in st.players:
             raise Rejected(f"there is no player called {player!r}")
@@ -887,6 +889,50 @@ class Engine(Quantities, Responses):
             if duty:
                 return duty
         return None
+
+    def _event_join(self, name: str) -> None:
+        """A newcomer takes the last seat and is dealt a fresh hand of 3 (an extension
+        of the scenario format: `join: NAME`)."""
+        st = self.state
+        if name in st.players:
+            raise Rejected(f"{name} is already at the table")
+        if st.game_over:
+            raise Rejected("the game is over", "rule-win-instantly-any-turn")
+        st.players.append(name)
+        st.hands[name] = []
+        st.keepers[name] = []
+        self.say(f"{name} jumps in and is dealt a hand of 3 cards.", "rule-jumping-in")
+        self.draw(name, 3, why="jumping in")
+        self.checkpoint()
+
+    def _event_leave(self, name: str) -> None:
+        """A player drops out: their hand and everything they have in play are discarded
+        (`leave: NAME`)."""
+        st = self.state
+        if name not in st.players:
+            raise Rejected(f"there is no player called {name!r}")
+        if len(st.players) == 1:
+            raise Rejected("the last player at the table cannot drop out")
+        was_active = name == st.active_player
+        nxt = self.seat_order(skip_active=False)[0] if was_active else None
+        for frame in [t for t in st.temp_hands if t.owner == name]:
+            self._close_frame(frame)
+        gone = st.hands[name] + st.keepers[name]
+        for c in gone:
+            st.discard.insert(0, c)
+            st.attachments.pop(c, None)
+        active_name = st.active_player
+        st.players.remove(name)
+        del st.hands[name], st.keepers[name]
+        if name in st.eliminated:
+            st.eliminated.remove(name)
+        self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} cards).",
+                 "rule-dropping-out")
+        if was_active:
+            self.start_turn(nxt)     # the turn passes to the next seat
+        else:
+            st.active = st.players.index(active_name)
+        self.checkpoint()
 
     def _maybe_end_turn_for(self, player: str) -> None:
         """A play or use by the next player ends the active turn when nothing is left in it."""

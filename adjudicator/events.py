@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-VERBS = ("play", "surprise", "use", "choose", "random", "end_turn")
+VERBS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 
 
 @dataclass
@@ -24,6 +24,8 @@ class Event:
             text = "end_turn"
         elif self.verb == "choose":
             text = f"choose: {self.answer!r}"
+        elif self.verb in ("join", "leave"):
+            text = f"{self.verb}: {self.answer}"
         else:
             text = f"{self.verb}: {self.card}"
         if self.by:

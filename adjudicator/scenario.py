@@ -24,10 +24,11 @@ from adjudicator.strictyaml import Node, check_keys
 TOP_KEYS = ["format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle"]
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
               "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions"]
-EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "by", "expect", "note", "against"]
+EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "expect", "note",
+              "against"]
 EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",
                "pending", "rejected", "cites", "zones"]
-VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn")
+VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 ZONE_NAMES = ("hand", "keepers", "temp_hand")
 GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard")
 _COPIES = re.compile(r"^(.*?)\s+x\s*(\d+)$", re.IGNORECASE)
@@ -255,10 +256,20 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
     _check_position(sc, reader)
     if "events" in top:
-        for item in top["events"].as_seq("events"):
-            sc.events.append(_event(item, reader, players))
+        items = top["events"].as_seq("events")
+        # players who jump in during the game may be named by later events
+        everyone = list(players)
+        for item in items:
+            if item.is_map() and "join" in item.value:
+                name = item.value["join"].as_str("join")
+                if name.lower() in (p.lower() for p in everyone):
+                    raise item.value["join"].error(f"{name!r} is already at the table")
+                everyone.append(name)
+        for item in items:
+            sc.events.append(_event(item, reader, everyone))
     if "expect" in top:
-        sc.expect = _expectation(top["expect"], reader, players, "the final expect")
+        joined = [e.event.answer for e in sc.events if e.event.verb == "join"]
+        sc.expect = _expectation(top["expect"], reader, players + joined, "the final expect")
     return sc
 
 
@@ -279,6 +290,8 @@ def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
         ev.card = reader.card(vnode, "random").key
     elif verb == "choose":
         ev.answer = _answer(vnode)
+    elif verb in ("join", "leave"):
+        ev.answer = _player(vnode, players, verb)
     if "by" in fields:
         ev.by = _player(fields["by"], players, "by")
     if "against" in fields:

@@ -143,8 +143,6 @@ def parse_text(text: str, path: str = "<text>") -> ParseResult:
         line = raw.strip()
         if not line:
             blanks += 1
-            if state == "answer" and blanks >= 2 and not pending:
-                pass
             continue
         gap, blanks = blanks, 0
         q = _Q_START.match(line)
@@ -200,11 +198,11 @@ def parse_text(text: str, path: str = "<text>") -> ParseResult:
     # a title-list entry is the same question as a later body: merge them
     result: list[ParsedQA] = []
     by_key: dict[str, list[int]] = {}
+    items = [it for it in items if _join(it["q"])]
     parsed = [ParsedQA(question=_join(it["q"]), answer=_join(it["a"]), line=it["line"],
                        answer_line=it["aline"]) for it in items]
-    parsed = [p for p in parsed if p.question]
-    for i, p in enumerate(parsed):
-        by_key.setdefault(_norm_question(p.question), []).append(i)
+    for i, it in enumerate(items):  # the first line is the title; a body adds context
+        by_key.setdefault(_norm_question(it["q"][0] or _join(it["q"])), []).append(i)
     drop: set[int] = set()
     merged = 0
     for key, idxs in by_key.items():

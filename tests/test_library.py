@@ -59,7 +59,7 @@ def test_every_expressible_mechanical_ruling_is_demonstrated():
         rid = r["id"]
         needs_surprise = "surprise" in r["topics"] or "cancel" in r["topics"] or any(
             w in rid for w in ("veto", "canceled", "thats-mine", "stop-that", "counter-", "no-burning", "trade-hands-received"))
-        later = needs_surprise or rid.startswith(("rule-solo", "gift-giveaway")) or rid in ("rule-jumping-in", "rule-dropping-out")
+        later = needs_surprise or rid.startswith(("rule-solo", "gift-giveaway"))
         if rid == "out-of-turn-activity":
             later = False
         if not later and rid not in cited:

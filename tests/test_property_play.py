@@ -19,8 +19,9 @@ from adjudicator.state import State
 def random_position(seed: int) -> Engine:
     rng = random.Random(seed)
     cat = default_catalogue()
-    editions = ["base"] + (["creeper-pack"] if rng.random() < 0.5 else [])
-    deck = [c for c in cat if any(e in c.editions for e in editions) and c.type != "basic"]
+    editions = ["base"] + (["creeper-pack"] if rng.random() < 0.5 else []) + (["faq"] if rng.random() < 0.6 else [])
+    deck = [c for c in cat if any(e in c.editions for e in editions) and c.type != "basic"
+            and (c.type == "surprise" or "faq" not in c.editions or "base" in c.editions)]
     rng.shuffle(deck)
     defs = list(deck) + [cat.resolve("Basic Rules")]
     ids = list(range(len(deck)))

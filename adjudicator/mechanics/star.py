@@ -240,10 +240,8 @@ class Laser(_FreePower):
                           self._targets(e, card, player))
         owner = st.owner_of_keeper(target)
         target = _crewman(e, owner, player, target)
-        riders = _attached_to(e, target)
         _discard_from_table(e, target, player)
-        e.say(f"{e.name(card)} discards {owner}'s {e.name(target)}" +
-              (f"; the attached {e.names(riders)} goes with it." if riders else "."))
+        e.say(f"{e.name(card)} discards {owner}'s {e.name(target)}.")
 
 
 @register
@@ -633,10 +631,8 @@ class Sledgehammer(Mechanic):
         with e.atomic():
             for p, c, from_table in losses:
                 if from_table:
-                    riders = _attached_to(e, c)
                     _discard_from_table(e, c, player)
-                    e.say(f"{p} loses {e.name(c)} from the table" +
-                          (f" (the attached {e.names(riders)} goes too)." if riders else "."))
+                    e.say(f"{p} loses {e.name(c)} from the table.")
                 else:
                     st.hands[p].remove(c)
                     e.to_discard(c)

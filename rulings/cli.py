@@ -1,0 +1,284 @@
+"""The rulings subcommands of `fluxx-judge`: search, ruling, rulings and ingest.
+
+`add_commands(subparsers)` registers them on the engine CLI's argparse subparsers; each
+sets `func(args) -> int` (the exit code) and prints to stdout. None of them imports the
+TUI. Exit codes: 0 success, 1 nothing usable (an ingest that read nothing, a failed
+replay), 2 bad input (an unknown ruling id, with a did-you-mean).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from typing import Any
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _wrap(text: str, indent: str = "    ", width: int = 88) -> str:
+    return textwrap.fill(" ".join(text.split()), width=width, initial_indent=indent,
+                         subsequent_indent=indent)
+
+
+def _guard(func):
+    """Report the package's own errors as one line and exit code 1, never a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        from rulings.corpus import CorpusError
+
+        try:
+            return func(args)
+        except CorpusError as exc:
+            _out(f"error: {exc}")
+            return EXIT_FAIL
+        except BrokenPipeError:  # `fluxx-judge rulings | head`
+            return EXIT_OK
+
+    run.__name__ = func.__name__
+    run.__doc__ = func.__doc__
+    return run
+
+
+# --------------------------------------------------------------------------- search
+
+@_guard
+def cmd_search(args: argparse.Namespace) -> int:
+    from rulings import search
+
+    query = " ".join(args.query)
+    filters = {k: v for k, v in (("card", args.card), ("topic", args.topic),
+                                 ("edition", args.edition), ("kind", args.kind)) if v}
+    result = search.search(query, limit=args.limit, filters=filters)
+    if args.json:
+        _json(result.to_json())
+        return EXIT_OK
+    for warning in result.warnings:
+        _out(f"note: {warning}")
+    if result.suggestion:
+        _out(f"did you mean: {result.suggestion}")
+    if not result.hits:
+        _out("no rulings match" + (f" {query!r}" if query.strip() else ""))
+        return EXIT_OK
+    for n, hit in enumerate(result.hits, 1):
+        tag = " [imported]" if hit.imported else ""
+        _out(f"{n:2}. {hit.id}  ({hit.kind}, score {hit.score:.1f}){tag}")
+        _out(_wrap(hit.title))
+        if hit.highlight:
+            _out(_wrap(hit.highlight, indent="      > "))
+        if hit.cards:
+            _out(f"      cards: {', '.join(hit.cards)}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- ruling
+
+def _replay(paths: list[str]) -> tuple[int, list[dict[str, Any]]]:
+    try:
+        from adjudicator.replay import replay_file
+    except ImportError as exc:
+        _out(f"cannot replay scenarios: the engine's replay is not available ({exc})")
+        return EXIT_FAIL, []
+    failures, rows = 0, []
+    for path in paths:
+        try:
+            outcome = replay_file(path)
+        except Exception as exc:  # the engine's own errors carry file/line details
+            failures += 1
+            rows.append({"path": path, "ok": False, "detail": f"{type(exc).__name__}: {exc}"})
+            continue
+        ok = outcome if isinstance(outcome, bool) else None
+        for attr in ("ok", "passed", "success"):
+            if ok is None and hasattr(outcome, attr):
+                value = getattr(outcome, attr)
+                ok = bool(value() if callable(value) else value)
+        ok = True if ok is None else ok
+        failures += not ok
+        rows.append({"path": path, "ok": ok, "detail": str(outcome)})
+    return (EXIT_OK if not failures else EXIT_FAIL), rows
+
+
+@_guard
+def cmd_ruling(args: argparse.Namespace) -> int:
+    from rulings import corpus
+
+    try:
+        ruling = corpus.get(args.id)
+    except corpus.UnknownRuling as exc:
+        if args.json:
+            _json({"error": str(exc), "suggestions": exc.suggestions})
+        else:
+            _out(f"error: {exc}")
+        return EXIT_USAGE
+    related = []
+    for rid in ruling.related:
+        try:
+            related.append({"id": rid, "summary": corpus.one_line(rid)})
+        except KeyError:
+            related.append({"id": rid, "summary": "(missing)"})
+    scenarios = corpus.scenarios_citing(ruling.id)
+    code, replays = EXIT_OK, []
+    if args.replay:
+        if scenarios:
+            code, replays = _replay([s.path for s in scenarios])
+    if args.json:
+        data = ruling.to_json()
+        data.update(summary=ruling.one_line(), related=related,
+                    scenarios=[s.to_json() for s in scenarios])
+        if args.replay:
+            data["replay"] = replays
+        _json(data)
+        return code
+    _out(f"{ruling.id}  ({ruling.kind}{', imported' if ruling.imported else ''})")
+    _out("Q: " + textwrap.fill(ruling.title, 85, subsequent_indent="   "))
+    answer = ruling.answer or "(no answer was printed for this question)"
+    _out("A: " + textwrap.fill(answer, 85, subsequent_indent="   "))
+    if ruling.cards:
+        _out(f"cards: {', '.join(ruling.cards)}")
+    if ruling.topics:
+        _out(f"topics: {', '.join(ruling.topics)}")
+    if ruling.sources:
+        _out("sources:")
+        for s in ruling.sources:
+            where = f"{s.document}:{s.line}" if s.line else s.document
+            _out(f"  - {s.edition}: {where}" + (f"  ({s.locator})" if s.locator else ""))
+    if related:
+        _out("related:")
+        for r in related:
+            _out(f"  - {r['id']}: {r['summary']}")
+    if scenarios:
+        _out("demonstrated by:")
+        for s in scenarios:
+            _out(f"  - {s.id}: {s.title}  [{s.path}]")
+    elif not ruling.imported:
+        _out("demonstrated by: no scenario cites this ruling yet")
+    if args.replay:
+        if not scenarios:
+            _out("nothing to replay")
+        for row in replays:
+            _out(f"replay {'ok  ' if row['ok'] else 'FAIL'} {row['path']}")
+            if not row["ok"] or args.verbose:
+                _out(_wrap(row["detail"], indent="       "))
+    return code
+
+
+# --------------------------------------------------------------------------- rulings
+
+@_guard
+def cmd_rulings(args: argparse.Namespace) -> int:
+    from rulings import corpus
+
+    items = list(corpus.load_corpus())
+    if args.kind:
+        items = [r for r in items if r.kind == args.kind]
+    if args.json:
+        _json([{k: v for k, v in r.to_json().items() if k in
+                ("id", "kind", "question", "answer", "cards", "topics", "sources", "related")}
+               for r in items])
+        return EXIT_OK
+    width = max((len(r.id) for r in items), default=10)
+    for r in items:
+        title = r.title if len(r.title) <= 100 else r.title[:97] + "..."
+        _out(f"{r.id:<{width}}  {r.kind:<10}  {title}")
+    _out(f"{len(items)} rulings")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- ingest
+
+@_guard
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from rulings import ingest, paths
+
+    if not args.files and not args.clear:
+        _out("error: give one or more files to import, or --clear")
+        return EXIT_USAGE
+    cleared = ingest.clear_store() if args.clear else None
+    reports = ingest.ingest_files(args.files) if args.files else []
+    if args.json:
+        _json({"cleared": cleared, "store": str(paths.imported_store_path()),
+               "files": [r.to_json() for r in reports]})
+    else:
+        if cleared is not None:
+            _out(f"cleared {cleared} imported ruling(s)")
+        for r in reports:
+            if r.error:
+                _out(f"{r.path}: cannot read ({r.error})")
+                continue
+            ed = f", edition {r.edition}" if r.edition else ""
+            merged = f", {r.titles_merged} title-list entr{'y' if r.titles_merged == 1 else 'ies'} merged" \
+                if r.titles_merged else ""
+            _out(f"{r.path}: {r.found} question(s), {r.answered} answered, "
+                 f"{len(r.unanswered)} unanswered{merged}{ed}")
+            for line, question in r.unanswered:
+                q = question if len(question) <= 90 else question[:87] + "..."
+                _out(f"  unanswered (line {line}): {q}")
+        if reports:
+            _out(f"stored in {paths.imported_store_path()}")
+    if any(r.error for r in reports):
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- wiring
+
+def add_commands(subparsers) -> None:
+    """Register search, ruling, rulings and ingest on an argparse subparsers object."""
+    p = subparsers.add_parser("search", help="search the rulings",
+                              description="Ranked search over the rulings. Filters can also be "
+                              "typed in the query: card:\"time portal\" topic:surprise edition:eco kind:mechanical.")
+    p.add_argument("query", nargs="*", help="words to look for")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--limit", type=int, default=10, help="how many hits (default 10)")
+    p.add_argument("--card", action="append", help="only rulings about this card (repeatable)")
+    p.add_argument("--topic", action="append", help="only rulings with this topic (repeatable)")
+    p.add_argument("--edition", action="append", help="only rulings from this edition (repeatable)")
+    p.add_argument("--kind", action="append", help="only rulings of this kind (repeatable)")
+    p.set_defaults(func=cmd_search)
+
+    p = subparsers.add_parser("ruling", help="show one ruling",
+                              description="Show a ruling with its cards, related rulings and the "
+                              "scenarios that demonstrate it.")
+    p.add_argument("id", help="ruling id, e.g. play-all-vs-turn-end")
+    p.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    p.add_argument("--replay", action="store_true", help="replay the scenarios that cite it")
+    p.add_argument("--verbose", "-v", action="store_true", help="show replay details")
+    p.set_defaults(func=cmd_ruling)
+
+    p = subparsers.add_parser("rulings", help="list every built-in ruling")
+    p.add_argument("--json", action="store_true", help="print them as a JSON list")
+    p.add_argument("--kind", choices=["mechanical", "judgement", "reference", "unanswered"],
+                   help="only rulings of this kind")
+    p.set_defaults(func=cmd_rulings)
+
+    p = subparsers.add_parser("ingest", help="import Q&As from your own FAQ or rulebook text",
+                              description="Read plain-text FAQ or rulebook files and make their "
+                              "questions and answers searchable. The text is kept in your user "
+                              "data directory, never in the project.")
+    p.add_argument("files", nargs="*", metavar="FILE", help="text files to import")
+    p.add_argument("--clear", action="store_true", help="forget everything imported before")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_ingest)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry point (`python -m rulings.cli ...`), handy before the engine's
+    CLI wires these commands in."""
+    parser = argparse.ArgumentParser(prog="fluxx-judge")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_commands(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

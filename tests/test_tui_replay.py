@@ -1,0 +1,172 @@
+"""Replay screen pilot tests: step through a library scenario, a late Surprise refused with
+its ruling, events added from the menus, a pending decision answered, what-if branches."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scenarios import library_path
+from tui.app import FluxxJudgeApp
+from tui.screens.replay import ReplayScreen
+from tui.screens.rulings import RulingScreen
+from tui.widgets import ChoiceModal
+
+DATA = Path(__file__).parent / "data"
+PREFERRED = "double-agenda-full-slots-player-picks.yaml"
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """One rulings cache for all the app tests of the session (the index is built once)."""
+    cache = tmp_path_factory.getbasetemp() / "tui-cache"
+    cache.mkdir(exist_ok=True)
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(cache))
+
+
+async def until(pilot, condition, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("the app did not get there in time")
+        await pilot.pause(0.02)
+
+
+def library_scenario() -> Path:
+    """A library scenario with a few events (a known one when the library has it)."""
+    folder = Path(library_path())
+    if (folder / "base" / PREFERRED).exists():
+        return folder / "base" / PREFERRED
+    for path in sorted(folder.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if len(data.get("events") or []) >= 3:
+            return path
+    pytest.skip("the scenario library has no scenario with three events yet")
+
+
+async def replay_ready(pilot) -> ReplayScreen:
+    await until(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen) and pilot.app.screen.verdict is not None
+                and not pilot.app.screen.busy)
+    return pilot.app.screen
+
+
+def shown(screen, selector: str) -> str:
+    return str(screen.query_one(selector).render())
+
+
+async def test_step_through_a_library_scenario_to_the_verdict_and_back():
+    path = library_scenario()
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_ready(pilot)
+        n = len(screen.verdict.steps) - 1
+        assert screen.step_index == 0
+        assert f"step 0 of {n}" in shown(screen, "#replay-head")
+        assert "Set-up" in shown(screen, "#step-title")
+        await pilot.press("end")
+        assert screen.step_index == n and f"step {n} of {n}" in shown(screen, "#replay-head")
+        verdict = shown(screen, "#verdict")
+        assert screen.verdict.summary().split(".")[0] in verdict
+        assert "expectations hold" in verdict
+        await pilot.press("left")
+        assert screen.step_index == n - 1 and f"Step {n - 1} of {n}" in shown(screen, "#step-title")
+        await pilot.press("home")
+        assert screen.step_index == 0
+        await pilot.press("right")
+        assert screen.step_index == 1 and f"step 1 of {n}" in shown(screen, "#replay-head")
+        step = screen.verdict.steps[1]
+        if step.entries:
+            assert step.entries[0].text in shown(screen, "#explain-text")
+        table = shown(screen, "#table-text")
+        assert f"Turn: {step.table['turn']}" in table
+
+
+async def test_a_late_surprise_is_refused_with_its_ruling():
+    app = FluxxJudgeApp(open_file=str(DATA / "late-surprise.yaml"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_ready(pilot)
+        await pilot.press("end")
+        step = screen.verdict.steps[screen.step_index]
+        assert step.status == "rejected"
+        assert "REFUSED" in shown(screen, "#step-title")
+        explanation = shown(screen, "#explain-text")
+        assert "too late" in explanation and "surprise-too-late" in explanation
+        cites = screen.query_one("#cites")
+        assert [o.id for o in cites.options] == ["surprise-too-late"]
+        assert "expectations hold" in shown(screen, "#verdict")
+        cites.focus()
+        await pilot.press("enter")                     # the cited ruling opens
+        await until(pilot, lambda: isinstance(app.screen, RulingScreen))
+        await until(pilot, lambda: "Q:" in str(app.screen.query_one("#ruling-text").render()))
+        assert app.screen.rid == "surprise-too-late"
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_events_from_the_menu_and_a_what_if_branch(tmp_path):
+    path = tmp_path / "menu.yaml"
+    path.write_text("format: 1\nid: menu\ntable:\n  players: [Ann, Ben]\n  rules: [Play 2]\n"
+                    "  hands:\n    Ann: [Milk, Bread, Sleep]\n    Ben: [Cookies]\n  draw_pile: ['? x10']\n"
+                    "events:\n  - play: Milk\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_ready(pilot)
+        await pilot.press("end", "a")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
+        labels = {o.id: str(o.prompt) for o in app.screen.query_one("#choice-list").options if o.id}
+        assert "Ann plays Bread" in labels.values() and "Ann plays Sleep" in labels.values()
+        assert not any("Milk" in v for v in labels.values())       # only what is legal now
+        pick = next(k for k, v in labels.items() if v == "Ann plays Bread")
+        ol = app.screen.query_one("#choice-list")
+        ol.highlighted = next(i for i, o in enumerate(ol.options) if o.id == pick)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(screen.verdict.steps) == 3 and not screen.busy)
+        assert app.session.doc["events"] == [{"play": "Milk"}, {"play": "Bread", "by": "Ann"}]
+        assert screen.step_index == 2 and "+Bread" in shown(screen, "#table-text")
+        # what if Ann had played Sleep instead? branch at step 1; the scenario's line stays
+        await pilot.press("left", "b")
+        await until(pilot, lambda: len(screen.lines) == 2 and screen.current == 1 and not screen.busy)
+        assert len(screen.verdict.steps) == 2
+        screen.append_event(1, {"play": "Sleep", "by": "Ann"})
+        await until(pilot, lambda: len(screen.verdict.steps) == 3 and not screen.busy)
+        assert "+Sleep" in shown(screen, "#table-text") and "what if" in shown(screen, "#lines-info")
+        await pilot.press("l")
+        await until(pilot, lambda: screen.current == 0 and not screen.busy)
+        assert [e.get("play") for e in screen.lines[0].events] == ["Milk", "Bread"]
+        assert app.session.doc["events"][-1]["play"] == "Bread"
+
+
+async def test_a_pending_decision_is_offered_as_a_prompt(tmp_path):
+    path = tmp_path / "pending.yaml"
+    path.write_text("format: 1\nid: pending\ntable:\n  players: [Ann, Ben]\n  rules: [Double Agenda, Play 2]\n"
+                    "  goals: [Toast, Baked Goods]\n  hands:\n    Ann: [Milk & Cookies, Sleep]\n"
+                    "  draw_pile: ['? x10']\nevents:\n  - play: Milk & Cookies\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_ready(pilot)
+        await pilot.press("end")
+        assert screen.verdict.steps[-1].status == "waiting"
+        assert "Press a to answer" in shown(screen, "#explain-text")
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
+        labels = [str(o.prompt) for o in app.screen.query_one("#choice-list").options if o.id]
+        assert labels[:2] == ["Ann chooses Toast", "Ann chooses Baked Goods"]
+        await pilot.press("enter")
+        await until(pilot, lambda: len(screen.verdict.steps) == 3 and not screen.busy)
+        assert app.session.doc["events"][-1] == {"choose": "Toast"}
+        assert screen.verdict.steps[-1].status == "done"
+
+
+async def test_a_bad_scenario_shows_its_error_not_a_traceback(tmp_path):
+    path = tmp_path / "typo.yaml"
+    path.write_text("format: 1\ntable:\n  players: [Ann]\n  hands:\n    Ann: [Milkk]\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = pilot.app.screen
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.query_one("#replay-error").display)
+        screen = app.screen
+        text = shown(screen, "#replay-error")
+        assert "typo.yaml:5:" in text and "did you mean 'Milk'" in text and "Ann: [Milkk]" in text

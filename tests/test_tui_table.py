@@ -1,0 +1,156 @@
+"""Table screen pilot tests: build a position from nothing and save it; problems; bad files."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+
+from adjudicator.scenario import load_scenario
+from tui.app import FluxxJudgeApp
+from tui.screens.table import TableScreen, ZoneList
+from textual.widgets import Input
+
+from tui.widgets import CardPicker, PromptModal
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """One rulings cache for all the app tests of the session (the index is built once)."""
+    cache = tmp_path_factory.getbasetemp() / "tui-cache"
+    cache.mkdir(exist_ok=True)
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(cache))
+
+
+async def until(pilot, condition, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("the app did not get there in time")
+        await pilot.pause(0.02)
+
+
+async def table_screen(pilot) -> TableScreen:
+    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen) and pilot.app.screen.ready)
+    return pilot.app.screen
+
+
+def zone(screen: TableScreen, name: str) -> ZoneList:
+    return next(z for z in screen.query(ZoneList) if z.zone == name)
+
+
+async def add_card(pilot, screen: TableScreen, zone_name: str, typed: str) -> None:
+    await until(pilot, lambda: any(z.zone == zone_name for z in screen.query(ZoneList)))
+    zone(screen, zone_name).focus()
+    await pilot.press("a")
+    await until(pilot, lambda: isinstance(pilot.app.screen, CardPicker))
+    await pilot.press(*typed)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+
+
+async def add_player(pilot, screen: TableScreen) -> None:
+    screen.query_one("#players").focus()
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+
+
+def problems(screen: TableScreen) -> list[str]:
+    return [p.message for p in screen.problems]
+
+
+async def test_build_a_position_from_nothing_and_save_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = FluxxJudgeApp(start_mode="table")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await table_screen(pilot)
+        await until(pilot, lambda: problems(screen))
+        assert "seat at least one player" in problems(screen)[0]
+        await add_player(pilot, screen)                      # the suggested name: Ann
+        await add_player(pilot, screen)                      # then Ben
+        assert app.session.table["players"] == ["Ann", "Ben"]
+        await add_card(pilot, screen, "rules", "pla 2")
+        await add_card(pilot, screen, "goals", "tim mony")          # a typo still finds Time is Money
+        await add_card(pilot, screen, "hands.Ann", "wormh")         # an alias finds Mystery Play
+        await add_card(pilot, screen, "hands.Ann", "milk")
+        await add_card(pilot, screen, "hands.Ben", "war")           # a Creeper in a hand cannot be
+        await add_card(pilot, screen, "draw_pile", "? x5")
+        table = app.session.table
+        assert table["rules"] == ["Play 2"] and table["goals"] == ["Time is Money"]
+        assert table["hands"] == {"Ann": ["Mystery Play", "Milk"], "Ben": ["War"]}
+        assert table["draw_pile"] == ["? x5"]
+        await until(pilot, lambda: any("Creeper" in m for m in problems(screen)))
+        bad = next(p for p in screen.problems if "Creeper" in p.message)
+        assert (bad.zone, bad.index) == ("hands.Ben", 0)
+        assert screen.query_one("#problems").option_count == len(screen.problems)
+        assert zone(screen, "hands.Ben").entries == ["War"]             # still shown, not refused
+        # move the Creeper to Ben's table: the problem goes away
+        zone(screen, "hands.Ben").focus()
+        await pilot.press("m")
+        await until(pilot, lambda: pilot.app.screen.__class__.__name__ == "ChoiceModal")
+        choice = pilot.app.screen.query_one("#choice-list")
+        choice.highlighted = next(i for i, o in enumerate(choice.options) if o.id == "keepers.Ben")
+        await pilot.press("enter")
+        await until(pilot, lambda: table.get("keepers") == {"Ben": ["War"]} and not problems(screen))
+        assert "Ben" not in table.get("hands", {})
+        # Ben's turn, one play made, then reorder and remove with the keyboard
+        screen.query_one("#players").focus()
+        await pilot.press("home", "down", "t")
+        assert table["turn"] == "Ben"
+        zone(screen, "hands.Ann").focus()
+        await pilot.press("home", "right_square_bracket")
+        assert table["hands"]["Ann"] == ["Milk", "Mystery Play"]
+        await pilot.press("d")
+        assert table["hands"]["Ann"] == ["Milk"]
+        # save: no file yet, so it asks for a name
+        target = tmp_path / "my-dispute.yaml"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
+        pilot.app.screen.query_one(Input).value = "my-dispute.yaml"   # relative to the working folder
+        await pilot.press("enter")
+        await until(pilot, lambda: target.exists())
+        sc = load_scenario(str(target))
+        assert sc.id == "my-dispute"
+        assert sc.position["players"] == ["Ann", "Ben"] and sc.position["turn"] == "Ben"
+        assert [c.card.name for c in sc.position["keepers"]["Ben"]] == ["War"]
+        assert not app.session.changed
+        # saving again with nothing changed leaves the file alone
+        stamp = os.stat(target).st_mtime_ns
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.1)
+        assert os.stat(target).st_mtime_ns == stamp
+
+
+async def test_an_impossible_position_is_shown_with_all_its_problems(tmp_path):
+    path = tmp_path / "odd.yaml"
+    path.write_text("format: 1\ntable:\n  players: [Ann, Ben]\n  rules: [Draw 2, Draw 3]\n"
+                    "  hands:\n    Ann: [War, Milkk]\n  discard: [Bread]\n  keepers:\n    Ben: [Bread]\n",
+                    encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path), start_mode="table")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await table_screen(pilot)
+        await until(pilot, lambda: len(screen.problems) >= 4)
+        text = " | ".join(problems(screen))
+        assert "Draw 2 and Draw 3 cannot both be in play" in text
+        assert "War is a Creeper in Ann's hand" in text
+        assert "did you mean 'Milk'" in text
+        assert "a card stands in one zone only" in text
+        assert zone(screen, "hands.Ann").entries == ["War", "Milkk"]
+        assert zone(screen, "rules").option_count == 2
+
+
+async def test_a_broken_file_shows_a_readable_error(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("format: 1\ntable:\n  players: [Ann, Ben\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path), start_mode="table")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await table_screen(pilot)
+        err = screen.query_one("#table-error")
+        await until(pilot, lambda: err.display)
+        shown = str(err.render())
+        assert "broken.yaml:" in shown and "not valid YAML" in shown
+        assert path.read_text(encoding="utf-8") == "format: 1\ntable:\n  players: [Ann, Ben\n"

@@ -1,0 +1,562 @@
+"""The Replay screen: step through a dispute, see each step's table and explanation,
+add events from menus of what the engine allows now, and branch "what if" lines.
+
+Every line is replayed by the engine in a worker thread; a result that arrives after a
+newer request is dropped. The screen keeps the scenario's own line untouched when a
+branch is made, so the original verdict is always one key away.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.lines import Line, MenuItem, diff_tables, event_label, menu, parse_typed, run_line
+from tui.session import Session
+from tui.widgets import (ChoiceModal, DealModal, PickManyModal, PromptModal, error_text,
+                         ruling_summary)
+
+STATUS_MARK = {"setup": ("·", "dim"), "done": ("✓", "green"), "rejected": ("✗", "bold red"),
+               "waiting": ("?", "bold yellow"), "fault": ("!", "bold red")}
+STATUS_WORD = {"setup": "the position", "done": "done", "rejected": "REFUSED", "waiting": "waiting for a decision",
+               "fault": "SCENARIO ERROR"}
+TYPE_HINT = ("play Milk by Ann  |  surprise Stop That! by Cal against Time Portal  |  use Mystery Play  |  "
+             "end_turn  |  choose [Bread, Milk]")
+
+
+class ReplayScreen(Screen):
+    """Replay a dispute step by step."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back"),
+        Binding("right", "step(1)", "Forward"),
+        Binding("home", "go(0)", "First", show=False),
+        Binding("end", "go(-1)", "Last", show=False),
+        Binding("a", "add", "Add event"),
+        Binding("b", "branch", "What if"),
+        Binding("l", "next_line", "Lines"),
+        Binding("x", "drop", "Drop last", show=False),
+        Binding("k", "keep_line", "Keep line", show=False),
+        Binding("ctrl+o", "app.open", "Open"),
+        Binding("ctrl+s", "app.save", "Save", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.session: Session | None = None
+        self.seen_version = -1
+        self.lines: list[Line] = []
+        self.current = 0
+        self.results: dict[int, tuple[Any, Any]] = {}
+        self.step_index = 0
+        self.token = 0
+        self.busy = False
+        self.summaries: dict[str, str] = {}
+        self._then = None
+        self._reverting: dict[str, Any] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="replay-head")
+        yield Static("", id="replay-error")
+        with Horizontal(id="replay-main"):
+            with Vertical(id="steps-pane"):
+                yield OptionList(id="steps")
+                yield Static("", id="lines-info")
+            with Vertical(id="step-pane"):
+                yield Static("", id="step-title")
+                with Horizontal(id="step-body"):
+                    with VerticalScroll(id="table-view"):
+                        yield Static("", id="table-text")
+                    with VerticalScroll(id="explain-view"):
+                        yield Static("", id="explain-text")
+                yield OptionList(id="cites")
+                yield Static("", id="verdict")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#replay-error").display = False
+        self.query_one("#steps", OptionList).focus()
+        self._load_corpus()
+        self.sync_session()
+
+    def on_screen_resume(self) -> None:
+        self.sync_session()
+
+    @work(thread=True, group="corpus")
+    def _load_corpus(self) -> None:
+        try:
+            from rulings.corpus import load_corpus
+
+            load_corpus()
+        except Exception:
+            return
+        self.app.call_from_thread(self._refresh_cites)
+
+    # -- the session and its lines ----------------------------------------------------
+    def sync_session(self) -> None:
+        s = self.app.session
+        if self.session is s and self.seen_version == s.version:
+            return
+        self.session = s
+        self.seen_version = s.version
+        events = s.doc.get("events") if isinstance(s.doc.get("events"), list) else []
+        self.lines = [Line("the scenario", copy.deepcopy(events), original=True)]
+        self.current = 0
+        self.results = {}
+        self.step_index = 0
+        if s.error is not None:
+            self._show_error(s.error, s.error_text)
+            return
+        self._replay(0, select="first")
+
+    def session_saved(self) -> None:
+        self._show_head()
+
+    def _snapshot(self) -> Session:
+        s = self.session
+        return Session(doc=copy.deepcopy(s.doc), path=s.path, text=s.text, saved=copy.deepcopy(s.saved))
+
+    def _replay(self, line_idx: int, select: Any = "keep") -> None:
+        self.token += 1
+        self.busy = True
+        self._show_head(Text("  replaying...", style="italic"))
+        self._replay_worker(self.token, line_idx, self._snapshot(), copy.deepcopy(self.lines[line_idx]), select)
+
+    @work(thread=True, exclusive=True, group="replay")
+    def _replay_worker(self, token: int, line_idx: int, snap: Session, line: Line, select: Any) -> None:
+        try:
+            verdict, err = run_line(snap, line)
+        except Exception as exc:  # the engine itself failed: report, never crash the app
+            from adjudicator.errors import InputError
+
+            verdict, err = None, InputError(f"the engine stopped with an internal error: {exc!r}")
+        self.app.call_from_thread(self._replayed, token, line_idx, verdict, err, select)
+
+    def _replayed(self, token: int, line_idx: int, verdict: Any, err: Any, select: Any) -> None:
+        if token != self.token:
+            return                        # a newer replay was asked for
+        self.busy = False
+        if err is not None and self._reverting is not None:
+            # the event just added could not be read (an unknown card...): take it back
+            bad = self._reverting
+            self._reverting = None
+            self._drop_last(line_idx)
+            self.notify(f"{event_label(bad)}: {getattr(err, 'message', err)}", title="Not added",
+                        severity="error", timeout=8)
+            return
+        self._reverting = None
+        self.results[line_idx] = (verdict, err)
+        if line_idx != self.current:
+            return
+        if err is not None:
+            self._show_error(err, self.session.scenario_text() if self.lines[line_idx].original else None)
+            return
+        self.query_one("#replay-error").display = False
+        self.query_one("#replay-main").display = True
+        n = len(verdict.steps)
+        if select == "last":
+            self.step_index = n - 1
+        elif select == "first":
+            self.step_index = 0
+        elif isinstance(select, int):
+            self.step_index = max(0, min(select, n - 1))
+        else:
+            self.step_index = min(self.step_index, n - 1)
+        self._show_steps()
+        self._show_verdict()
+        self._show_step()
+        then, self._then = self._then, None
+        if then:
+            then()
+
+    def _show_error(self, err: Any, source: str | None) -> None:
+        box = self.query_one("#replay-error", Static)
+        text = error_text(err, source)
+        text.append("\n\nFix it in a text editor and open it again (Ctrl+O), or rebuild the position in Table (F2).",
+                    style="dim")
+        box.update(text)
+        box.display = True
+        self.query_one("#replay-main").display = False
+        self.busy = False
+        self._show_head()
+
+    # -- showing ---------------------------------------------------------------------
+    @property
+    def verdict(self) -> Any:
+        result = self.results.get(self.current)
+        return result[0] if result else None
+
+    def _show_head(self, extra: Text | None = None) -> None:
+        s = self.session
+        t = Text()
+        if s is None:
+            return
+        v = self.verdict
+        if v is not None:
+            t.append(f"step {self.step_index} of {len(v.steps) - 1}", style="bold cyan")
+            t.append("  ")
+        if extra:
+            t.append_text(extra)
+            t.append("  ")
+        title = s.doc.get("title") or s.doc.get("id") or "scenario"
+        t.append(str(title), style="bold")
+        t.append(f"  ({s.label})", style="dim")
+        self.query_one("#replay-head", Static).update(t)
+
+    def _show_steps(self) -> None:
+        v = self.verdict
+        line = self.lines[self.current]
+        ol = self.query_one("#steps", OptionList)
+        options = []
+        for i, step in enumerate(v.steps):
+            mark, style = STATUS_MARK.get(step.status, ("?", ""))
+            label = self._label(i)
+            t = Text()
+            t.append(f"{i:>2} ", style="dim")
+            t.append(mark + " ", style=style)
+            t.append(label, style="dim" if line.base and i <= line.base and not line.original else "")
+            options.append(Option(t, id=str(i)))
+        ol.set_options(options)
+        ol.highlighted = self.step_index
+        self._show_lines()
+
+    def _label(self, i: int) -> str:
+        """Step i as the user would say it: who did what."""
+        if i == 0:
+            return "set-up"
+        v, line = self.verdict, self.lines[self.current]
+        if i - 1 >= len(line.events):
+            return v.steps[i].label
+        ev = dict(line.events[i - 1])
+        if "by" not in ev and not ({"random", "choose"} & set(ev)):
+            ev["by"] = v.steps[i - 1].table.get("turn")
+        return event_label(ev)
+
+    def _show_lines(self) -> None:
+        t = Text("Lines (l): ", style="bold")
+        for i, line in enumerate(self.lines):
+            if i:
+                t.append("  ")
+            name = line.name if line.original else f"{line.name} (from step {line.base})"
+            t.append(name, style="reverse bold" if i == self.current else "dim")
+        self.query_one("#lines-info", Static).update(t)
+
+    def _show_verdict(self) -> None:
+        v = self.verdict
+        line = self.lines[self.current]
+        t = Text()
+        t.append("Verdict: ", style="bold")
+        t.append(v.summary())
+        if not line.original:
+            t.append("\n(a what-if line: the scenario's final expectations are not checked)", style="dim italic")
+        if v.failures:
+            t.append(f"\n{len(v.failures)} expectation{'s' if len(v.failures) != 1 else ''} did not hold: ",
+                     style="bold red")
+            t.append("; ".join(v.failures[:3]) + (" ..." if len(v.failures) > 3 else ""), style="red")
+        elif line.original and self._has_expectations():
+            t.append("\nAll the scenario's expectations hold.", style="green")
+        self.query_one("#verdict", Static).update(t)
+
+    def _has_expectations(self) -> bool:
+        doc = self.session.doc
+        return bool(doc.get("expect")) or any(isinstance(e, dict) and e.get("expect") for e in doc.get("events") or [])
+
+    def _show_step(self) -> None:
+        v = self.verdict
+        if v is None:
+            return
+        i = self.step_index
+        step = v.steps[i]
+        prev = v.steps[i - 1].table if i > 0 else None
+        n = len(v.steps) - 1
+        label = self._label(i)
+        title = Text()
+        title.append("Set-up" if i == 0 else f"Step {i} of {n}", style="bold")
+        title.append(f"  {label}  ")
+        mark, style = STATUS_MARK.get(step.status, ("?", ""))
+        title.append(f"{mark} {STATUS_WORD.get(step.status, step.status)}", style=style)
+        self.query_one("#step-title", Static).update(title)
+        self.query_one("#table-text", Static).update(self._table_text(prev, step.table))
+        self.query_one("#explain-text", Static).update(self._explain_text(step, i == n))
+        self._show_cites(step)
+        self._show_head()
+
+    @staticmethod
+    def _table_text(prev: dict | None, table: dict) -> Text:
+        t = Text()
+        t.append("Turn: ", style="bold")
+        for key, label in (("turn", ""), ("drawn", "drawn "), ("played", "played ")):
+            value = table.get(key)
+            changed = prev is not None and prev.get(key) != value
+            t.append(f"{label}{value}", style="bold yellow" if changed else "")
+            t.append("  ")
+        pile = table.get("draw_pile", 0)
+        t.append(f"draw pile {pile}", style="bold yellow" if prev is not None and prev.get("draw_pile") != pile else "")
+        if table.get("winner"):
+            t.append(f"\nWINNER: {table['winner']}", style="bold green")
+        if table.get("everyone_loses"):
+            t.append("\nEVERYONE LOSES", style="bold red")
+        if table.get("eliminated"):
+            t.append(f"\nout: {', '.join(table['eliminated'])}", style="red")
+        for title, cards, gone in diff_tables(prev, table):
+            t.append(f"\n{title}: ", style="bold")
+            if not cards and not gone:
+                t.append("-", style="dim")
+            for j, (card, new) in enumerate(cards):
+                if j:
+                    t.append(", ")
+                t.append(("+" if new else "") + card, style="bold green" if new else "")
+            for card in gone:
+                t.append("  -" + card, style="red strike")
+        if prev is not None:
+            t.append("\n\n+ new at this step, -struck: gone", style="dim italic")
+        return t
+
+    def _explain_text(self, step: Any, last: bool) -> Text:
+        t = Text()
+        if step.note:
+            t.append(f"Note: {step.note}\n", style="italic")
+        if step.number == 0 and not step.entries:
+            t.append("The position as the scenario gives it.", style="dim")
+        for e in step.entries:
+            t.append("- ", style="bold")
+            t.append(e.text)
+            if e.cites:
+                t.append(f"  [{', '.join(e.cites)}]", style="cyan")
+            t.append("\n")
+        if step.status == "rejected":
+            t.append("\nREFUSED: ", style="bold red")
+            t.append(step.reason or "not allowed now")
+            if step.ruling:
+                t.append(f"  [{step.ruling}]", style="cyan")
+            t.append("\nThe table is unchanged.", style="dim")
+        if step.decision is not None:
+            d = step.decision
+            t.append("\n? ", style="bold yellow")
+            t.append(d.describe(), style="bold yellow")
+            if d.option_names:
+                t.append(f"\n  options: {', '.join(d.option_names)}", style="yellow")
+            if last:
+                t.append("\n  Press a to answer.", style="dim")
+        for f in step.failures:
+            t.append(f"\nexpected otherwise: {f}", style="red")
+        return t
+
+    def _show_cites(self, step: Any) -> None:
+        rids = list(step.cites)
+        if step.ruling and step.ruling not in rids:
+            rids.append(step.ruling)
+        ol = self.query_one("#cites", OptionList)
+        ol.set_options([Option(self._cite_prompt(rid), id=rid) for rid in rids] or
+                       [Option(Text("no ruling cited at this step", style="dim"), disabled=True)])
+        if rids:
+            ol.highlighted = 0
+        ol.border_title = "Rulings cited (Enter opens)"
+        missing = [r for r in rids if r not in self.summaries]
+        if missing:
+            self._fetch_summaries(missing)
+
+    def _cite_prompt(self, rid: str) -> Text:
+        return Text.assemble((rid, "bold cyan"), ("  " + self.summaries.get(rid, ""), ""))
+
+    @work(thread=True, group="summaries")
+    def _fetch_summaries(self, rids: list[str]) -> None:
+        found = {rid: ruling_summary(rid) for rid in rids}
+        self.app.call_from_thread(self._got_summaries, found)
+
+    def _got_summaries(self, found: dict[str, str]) -> None:
+        self.summaries.update(found)
+        self._refresh_cites()
+
+    def _refresh_cites(self) -> None:
+        ol = self.query_one("#cites", OptionList)
+        for opt in list(ol.options):
+            if opt.id and not opt.disabled:
+                ol.replace_option_prompt(opt.id, self._cite_prompt(opt.id))
+
+    # -- stepping ------------------------------------------------------------------
+    def _select(self, index: int) -> None:
+        v = self.verdict
+        if v is None:
+            return
+        index = max(0, min(index, len(v.steps) - 1))
+        if index != self.step_index:
+            self.step_index = index
+            self._show_step()
+        ol = self.query_one("#steps", OptionList)
+        if ol.highlighted != index:
+            ol.highlighted = index
+
+    def action_step(self, delta: int) -> None:
+        self._select(self.step_index + delta)
+
+    def action_go(self, where: int) -> None:
+        v = self.verdict
+        if v is not None:
+            self._select(len(v.steps) - 1 if where < 0 else where)
+
+    @on(OptionList.OptionHighlighted, "#steps")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is not None:
+            self._select(int(event.option.id))
+
+    @on(OptionList.OptionSelected, "#cites")
+    def _open_ruling(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.app.open_ruling(event.option.id)
+
+    # -- lines ---------------------------------------------------------------------
+    def action_next_line(self) -> None:
+        if len(self.lines) < 2:
+            self.notify("Only the scenario's own line so far: b branches a what-if from the selected step.")
+            return
+        self._switch_line((self.current + 1) % len(self.lines))
+
+    def _switch_line(self, idx: int, select: Any = "keep") -> None:
+        self.current = idx
+        if idx in self.results and self.results[idx][0] is not None and select == "keep":
+            self._replayed(self.token, idx, *self.results[idx], select)
+        else:
+            self._replay(idx, select)
+
+    def action_branch(self) -> None:
+        v = self.verdict
+        if v is None or self.busy:
+            return
+        self._branch_at(self.step_index)
+        self.notify(f"What if... branched from step {self.step_index}: a adds an event, l switches lines.")
+
+    def _branch_at(self, step: int) -> None:
+        line = self.lines[self.current]
+        n = sum(1 for x in self.lines if not x.original) + 1
+        self.lines.append(Line(f"what if {n}", copy.deepcopy(line.events[:step]), base=step))
+        self.current = len(self.lines) - 1
+        self._replay(self.current, "last")
+
+    def action_keep_line(self) -> None:
+        line = self.lines[self.current]
+        if line.original:
+            self.notify("This is already the scenario's line.")
+            return
+        self._set_original_events(copy.deepcopy(line.events))
+        self.lines[0].events = copy.deepcopy(line.events)
+        self.results.pop(0, None)
+        self.notify("This line is now the scenario's own (save with Ctrl+S).")
+        self._switch_line(0, "last")
+
+    def _set_original_events(self, events: list[dict[str, Any]]) -> None:
+        doc = self.session.doc
+        if events:
+            doc["events"] = events
+        else:
+            doc.pop("events", None)
+        self.session.touch()
+        self.seen_version = self.session.version
+
+    # -- adding events -----------------------------------------------------------------
+    def action_add(self) -> None:
+        v = self.verdict
+        if self.busy:
+            self.notify("Still replaying; try again in a moment.")
+            return
+        if v is None:
+            self.notify("Nothing to add to: open a scenario (Ctrl+O) or build a position (F2).", severity="warning")
+            return
+        if v.steps[-1].status == "fault":
+            self.notify("This line stopped at a scenario error: drop its last event (x) or branch earlier (b).",
+                        severity="warning")
+            return
+        if self.step_index < len(v.steps) - 1:
+            self._then = self._open_menu       # a what-if from the selected step
+            self._branch_at(self.step_index)
+            return
+        self._open_menu()
+
+    def _open_menu(self) -> None:
+        self.busy = True
+        self._menu_worker(self.token, self.current)
+
+    @work(thread=True, exclusive=True, group="menu")
+    def _menu_worker(self, token: int, line_idx: int) -> None:
+        from tui.position import catalogue
+
+        verdict = self.results[line_idx][0]
+        try:
+            items = menu(verdict.engine, catalogue())
+        except Exception as exc:
+            items = [MenuItem("Type any event (the engine judges it)...", kind="type", group="Other")]
+            self.app.call_from_thread(self.notify, f"The engine could not list the legal events: {exc}",
+                                      severity="warning")
+        self.app.call_from_thread(self._ask_event, token, line_idx, items)
+
+    def _ask_event(self, token: int, line_idx: int, items: list[MenuItem]) -> None:
+        self.busy = False
+        if token != self.token or line_idx != self.current:
+            return
+        choices = [(str(i), item.label, item.group) for i, item in enumerate(items)]
+
+        def chosen(cid: str | None) -> None:
+            if cid is None:
+                return
+            item = items[int(cid)]
+            if item.kind == "event":
+                self.append_event(line_idx, item.event)
+            elif item.kind == "pick":
+                self.app.push_screen(PickManyModal(item.group, item.options, item.count, item.minimum),
+                                     lambda picked: picked is not None and self.append_event(line_idx, {"choose": picked}))
+            elif item.kind == "deal":
+                self.app.push_screen(DealModal(item.group, item.options, item.players),
+                                     lambda deal: deal is not None and self.append_event(line_idx, {"choose": deal}))
+            else:
+                self._ask_typed(line_idx)
+
+        self.app.push_screen(ChoiceModal("Add an event: what happens next?", choices,
+                                         "Only what the rules allow now is listed. Enter: add - Esc: cancel"), chosen)
+
+    def _ask_typed(self, line_idx: int, value: str = "") -> None:
+        def typed(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                ev = parse_typed(text)
+            except ValueError as exc:
+                self.notify(str(exc), severity="warning")
+                self._ask_typed(line_idx, text)
+                return
+            self.append_event(line_idx, ev)
+
+        self.app.push_screen(PromptModal("Type an event", value, "play Milk by Ann", TYPE_HINT), typed)
+
+    def append_event(self, line_idx: int, event: dict[str, Any]) -> None:
+        line = self.lines[line_idx]
+        line.events.append(copy.deepcopy(event))
+        if line.original:
+            self._set_original_events(copy.deepcopy(line.events))
+        self._reverting = event
+        self.current = line_idx
+        self._replay(line_idx, "last")
+
+    def action_drop(self) -> None:
+        line = self.lines[self.current]
+        if not line.events or (not line.original and len(line.events) <= line.base):
+            self.notify("No event of this line to drop.")
+            return
+        self._drop_last(self.current)
+
+    def _drop_last(self, line_idx: int) -> None:
+        line = self.lines[line_idx]
+        line.events.pop()
+        if line.original:
+            self._set_original_events(copy.deepcopy(line.events))
+        self._replay(line_idx, "last")

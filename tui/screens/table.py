@@ -1,0 +1,566 @@
+"""The Table screen: rebuild a position zone by zone, with the keyboard.
+
+Players (add, rename, reorder, whose turn, knocked out), the turn's drawn and played
+counts, and every zone of the scenario format at once: Rules, Meta Rules, Goals, the
+draw and discard piles, each player's hand and table. Cards are added with type-ahead
+over the catalogue, moved, reordered and removed with keys. A problems panel lists
+every reason the position could never occur (judged by the engine, in a worker)
+without refusing to show it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ItemGrid, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui import position as P
+from tui.widgets import CardPicker, ChoiceModal, PromptModal, card_label, error_text
+
+EMPTY_HINT = "(empty: a adds)"
+
+
+class ZoneList(OptionList):
+    """One zone's cards. The keys act on the highlighted card."""
+
+    BINDINGS = [
+        Binding("a,insert", "add", "Add"),
+        Binding("d,delete", "remove", "Remove"),
+        Binding("m", "move", "Move"),
+        Binding("left_square_bracket,shift+up", "shift(-1)", "Up", show=False),
+        Binding("right_square_bracket,shift+down", "shift(1)", "Down", show=False),
+        Binding("plus,equals_sign", "copies(1)", "+copy", show=False),
+        Binding("minus", "copies(-1)", "-copy", show=False),
+    ]
+
+    def __init__(self, zone: str) -> None:
+        super().__init__(classes="zone")
+        self.zone = zone
+        self.border_title = P.zone_title(zone)
+        self.entries: list[Any] = []
+
+    def show(self, entries: list[Any], flagged: set[int], keep: int | None = None) -> None:
+        self.entries = list(entries)
+        options = []
+        for i, entry in enumerate(entries):
+            name, count = P.split_copies(entry) if isinstance(entry, str) else (str(entry), 1)
+            card = _resolve(name)
+            options.append(Option(card_label(name, card, count, problem=i in flagged), id=str(i)))
+        if not options:
+            options.append(Option(Text(EMPTY_HINT, style="dim"), disabled=True))
+        before = self.highlighted if keep is None else keep
+        self.set_options(options)
+        if entries:
+            self.highlighted = min(max(before or 0, 0), len(entries) - 1)
+        n = _count(entries)
+        self.border_subtitle = ("" if not entries else f"{n} (top first)" if self.zone in P.PILES
+                                else f"{n} card{'s' if n != 1 else ''}")
+
+    @property
+    def current(self) -> int | None:
+        if not self.entries or self.highlighted is None:
+            return None
+        return min(self.highlighted, len(self.entries) - 1)
+
+    def action_add(self) -> None:
+        self.screen.add_card(self.zone)
+
+    def action_remove(self) -> None:
+        if self.current is not None:
+            self.screen.remove_card(self.zone, self.current)
+
+    def action_move(self) -> None:
+        if self.current is not None:
+            self.screen.move_card(self.zone, self.current)
+
+    def action_shift(self, delta: int) -> None:
+        if self.current is not None:
+            self.screen.shift_card(self.zone, self.current, delta)
+
+    def action_copies(self, delta: int) -> None:
+        if self.current is not None:
+            self.screen.change_copies(self.zone, self.current, delta)
+
+
+class PlayerList(OptionList):
+    """The seats in turn order."""
+
+    BINDINGS = [
+        Binding("n,insert", "add", "Add player"),
+        Binding("r", "rename", "Rename"),
+        Binding("t", "turn", "Their turn"),
+        Binding("e", "eliminate", "Out/in", show=False),
+        Binding("d,delete", "remove", "Remove", show=False),
+        Binding("left_square_bracket,shift+up", "shift(-1)", "Up", show=False),
+        Binding("right_square_bracket,shift+down", "shift(1)", "Down", show=False),
+    ]
+
+    def action_add(self) -> None:
+        self.screen.add_player()
+
+    def _player(self) -> str | None:
+        seats = P.players(self.screen.session.table)
+        if self.highlighted is None or not seats:
+            return None
+        return seats[min(self.highlighted, len(seats) - 1)]
+
+    def action_rename(self) -> None:
+        if (p := self._player()) is not None:
+            self.screen.rename_player(p)
+
+    def action_turn(self) -> None:
+        if (p := self._player()) is not None:
+            self.screen.set_turn(p)
+
+    def action_eliminate(self) -> None:
+        if (p := self._player()) is not None:
+            self.screen.toggle_eliminated(p)
+
+    def action_remove(self) -> None:
+        if (p := self._player()) is not None:
+            self.screen.remove_player(p)
+
+    def action_shift(self, delta: int) -> None:
+        if (p := self._player()) is not None:
+            self.screen.shift_player(p, delta)
+
+
+def _count(entries: list[Any]) -> int:
+    return sum(P.split_copies(e)[1] if isinstance(e, str) else 1 for e in entries)
+
+
+def _resolve(name: str):
+    """The catalogue card for a name, or None (unknown names are shown as problems)."""
+    try:
+        cat = P.catalogue()
+    except Exception:
+        return None
+    try:
+        return cat.resolve(name)
+    except Exception:
+        return None
+
+
+class TableScreen(Screen):
+    """Rebuild the table position."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS = [
+        Binding("ctrl+s", "app.save", "Save"),
+        Binding("ctrl+o", "app.open", "Open"),
+        Binding("ctrl+n", "app.new", "New", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.session = None
+        self.seen_version = -1
+        self.ready = False
+        self._quiet = False
+        self.problems: list[P.Problem] = []
+
+    @property
+    def table(self) -> dict[str, Any]:
+        return self.session.table
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="table-main"):
+            with Vertical(id="sidebar"):
+                yield Static("", id="file-label")
+                yield Input(placeholder="title of the dispute", id="title", compact=True)
+                yield Label("Players", classes="section")
+                yield PlayerList(id="players")
+                with Horizontal(id="counts"):
+                    yield Label("drawn", classes="count-label")
+                    yield Input(placeholder="auto", type="integer", id="drawn", compact=True)
+                    yield Label("played", classes="count-label")
+                    yield Input(placeholder="0", type="integer", id="played", compact=True)
+                yield Label("Problems", classes="section", id="problems-title")
+                yield OptionList(id="problems")
+                yield Static("", id="card-info")
+            with VerticalScroll(id="zones-scroll"):
+                yield Static("", id="table-error")
+                yield ItemGrid(id="zones", min_column_width=22)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#table-error").display = False
+        self.query_one("#file-label", Static).update(Text("Loading the card catalogue...", style="italic"))
+        self._warm()
+
+    @work(thread=True, group="warm")
+    def _warm(self) -> None:
+        try:
+            P.card_index()
+            from adjudicator.interactions import graph_for
+
+            graph_for(P.catalogue())
+        except Exception as exc:
+            self.app.call_from_thread(self.notify, f"The card catalogue could not be loaded: {exc}", severity="error")
+        self.app.call_from_thread(self._ready)
+
+    def _ready(self) -> None:
+        self.ready = True
+        self.sync_session()
+        if not P.players(self.table):
+            self.query_one("#players", PlayerList).focus()
+
+    def on_screen_resume(self) -> None:
+        if self.ready:
+            self.sync_session()
+
+    # -- showing the session ----------------------------------------------------------
+    def sync_session(self) -> None:
+        if self.session is not self.app.session or self.seen_version != self.app.session.version:
+            self.session = self.app.session
+            self.refresh_all()
+
+    def session_saved(self) -> None:
+        self._show_file_label()
+
+    def _show_file_label(self) -> None:
+        s = self.session
+        t = Text()
+        t.append(s.label, style="bold")
+        if s.path is None:
+            t.append("  Ctrl+S saves", style="dim")
+        self.query_one("#file-label", Static).update(t)
+
+    def refresh_all(self) -> None:
+        s = self.session
+        self.seen_version = s.version
+        self._show_file_label()
+        err = self.query_one("#table-error", Static)
+        if s.error is not None:
+            err.update(error_text(s.error, s.error_text))
+            err.display = True
+        else:
+            err.display = False
+        self._quiet = True
+        try:
+            self.query_one("#title", Input).value = str(s.doc.get("title") or "")
+            drawn, played = self.table.get("drawn"), self.table.get("played")
+            self.query_one("#drawn", Input).value = "" if drawn is None else str(drawn)
+            self.query_one("#played", Input).value = "" if played is None else str(played)
+        finally:
+            self.call_after_refresh(self._unquiet)
+        self._show_players()
+        self._rebuild_zones()
+        self._check()
+
+    def _unquiet(self) -> None:
+        self._quiet = False
+
+    def _show_players(self, keep: str | None = None) -> None:
+        table = self.table
+        seats = P.players(table)
+        out = [p.lower() for p in table.get("eliminated") or [] if isinstance(p, str)]
+        turn = table.get("turn") if isinstance(table.get("turn"), str) else (seats[0] if seats else None)
+        ol = self.query_one("#players", PlayerList)
+        before = ol.highlighted
+        options = []
+        for p in seats:
+            t = Text()
+            active = turn is not None and p.lower() == turn.lower()
+            t.append("> " if active else "  ", style="bold yellow")
+            t.append(p, style="bold" if active else "")
+            if active:
+                t.append("  (turn)", style="yellow")
+            if p.lower() in out:
+                t.append("  (out)", style="red")
+            options.append(Option(t, id=f"p{len(options)}"))
+        if not options:
+            options.append(Option(Text("no players yet - n: add one", style="dim"), disabled=True))
+        ol.set_options(options)
+        if seats:
+            idx = seats.index(keep) if keep in seats else (before or 0)
+            ol.highlighted = min(idx, len(seats) - 1)
+
+    def _zone_lists(self) -> list[ZoneList]:
+        return list(self.query(ZoneList))
+
+    def _rebuild_zones(self) -> None:
+        wanted = P.zones(self.table)
+        grid = self.query_one("#zones", ItemGrid)
+        if [z.zone for z in self._zone_lists()] != wanted:
+            grid.remove_children()
+            grid.mount_all([ZoneList(z) for z in wanted])
+            self.call_after_refresh(self._fill_zones)
+        else:
+            self._fill_zones()
+
+    def _flagged(self, zone: str) -> set[int]:
+        return {p.index for p in self.problems if p.zone == zone and p.index is not None}
+
+    def _fill_zones(self, only: str | None = None, keep: int | None = None) -> None:
+        for zl in self._zone_lists():
+            if only is None or zl.zone == only:
+                zl.show(P.get_zone(self.table, zl.zone), self._flagged(zl.zone), keep if zl.zone == only else None)
+
+    # -- problems ------------------------------------------------------------------
+    def _check(self) -> None:
+        self._check_worker(self.session.version, copy.deepcopy(self.session.doc))
+
+    @work(thread=True, exclusive=True, group="problems")
+    def _check_worker(self, version: int, doc: dict[str, Any]) -> None:
+        from adjudicator.errors import InputError
+
+        table = doc.get("table") if isinstance(doc.get("table"), dict) else {}
+        try:
+            problems = P.check_table(table)
+        except Exception as exc:
+            problems = [P.Problem(f"the position could not be checked: {exc}")]
+        if not problems and P.players(table):
+            try:  # the rest of the file (events, expectations) as the engine reads it
+                from adjudicator import strictyaml
+                from adjudicator.scenario import parse_scenario
+
+                from tui.scenario_io import dump
+
+                parse_scenario(strictyaml.parse(dump(doc), "scenario"), "scenario")
+            except InputError as exc:
+                problems = [P.Problem(f"{exc.message} (line {exc.line} of the scenario as it would be saved)")]
+            except Exception as exc:
+                problems = [P.Problem(f"the engine could not read the scenario: {exc}")]
+        self.app.call_from_thread(self._show_problems, version, problems)
+
+    def _show_problems(self, version: int, problems: list[P.Problem]) -> None:
+        if self.session is None or version != self.session.version:
+            return
+        self.problems = problems
+        ol = self.query_one("#problems", OptionList)
+        title = self.query_one("#problems-title", Label)
+        if problems:
+            title.update(Text(f"Problems ({len(problems)}): could not occur", style="bold red"))
+            ol.set_options([Option(Text.assemble((f"{p.where()}: " if p.where() else "", "bold"), p.message),
+                                   id=f"x{i}") for i, p in enumerate(problems)])
+        else:
+            title.update(Text("Problems: none", style="bold green"))
+            ol.set_options([Option(Text("The position could occur.", style="dim"), disabled=True)])
+        self._fill_zones()
+
+    @on(OptionList.OptionSelected, "#problems")
+    def _goto_problem(self, event: OptionList.OptionSelected) -> None:
+        problem = self.problems[int((event.option.id or "x0")[1:])]
+        if problem.zone == "players":
+            self.query_one("#players").focus()
+            return
+        for zl in self._zone_lists():
+            if zl.zone == problem.zone:
+                zl.focus()
+                if problem.index is not None and zl.entries:
+                    zl.highlighted = min(problem.index, len(zl.entries) - 1)
+                zl.scroll_visible()
+                return
+        if problem.zone in ("drawn", "played"):
+            self.query_one(f"#{problem.zone}").focus()
+
+    @on(OptionList.OptionHighlighted, ".zone")
+    def _card_info(self, event: OptionList.OptionHighlighted) -> None:
+        zl = event.option_list
+        if not isinstance(zl, ZoneList) or zl.current is None:
+            return
+        name, _ = P.split_copies(str(zl.entries[zl.current]))
+        card = _resolve(name)
+        info = self.query_one("#card-info", Static)
+        if card is None:
+            info.update(Text(f"{name}: not a card the catalogue knows", style="red"))
+        else:
+            info.update(Text.assemble((card.name, "bold"), f" ({card.type.replace('_', ' ')}): ", card.effect))
+
+    # -- editing -------------------------------------------------------------------
+    def changed(self, zone: str | None = None, keep: int | None = None, players: bool = False) -> None:
+        self.session.touch()
+        self.seen_version = self.session.version
+        self._show_file_label()
+        if players:
+            self._show_players(keep=keep if isinstance(keep, str) else None)
+            self._rebuild_zones()
+        elif zone is not None:
+            self._fill_zones(zone, keep)
+        self._check()
+
+    @on(Input.Changed, "#title")
+    def _title(self, event: Input.Changed) -> None:
+        if self._quiet or self.session is None:
+            return
+        if event.value.strip():
+            self.session.doc["title"] = event.value
+        else:
+            self.session.doc.pop("title", None)
+        self.changed()
+
+    @on(Input.Changed, "#drawn")
+    @on(Input.Changed, "#played")
+    def _counts(self, event: Input.Changed) -> None:
+        if self._quiet or self.session is None:
+            return
+        key = event.input.id
+        text = event.value.strip()
+        try:
+            value = int(text) if text else None
+        except ValueError:
+            return
+        if value is None:
+            self.table.pop(key, None)
+        else:
+            self.table[key] = value
+        self.changed()
+
+    # cards
+    def add_card(self, zone: str) -> None:
+        def chosen(entry: str | None) -> None:
+            if not entry:
+                return
+            items = P.get_zone(self.table, zone)
+            zl = next((z for z in self._zone_lists() if z.zone == zone), None)
+            at = (zl.current + 1) if zl is not None and zl.current is not None else len(items)
+            items.insert(at, entry)
+            P.set_zone(self.table, zone, items)
+            self.changed(zone, keep=at)
+
+        self.app.push_screen(CardPicker(f"Add a card to {P.zone_title(zone)}"), chosen)
+
+    def remove_card(self, zone: str, index: int) -> None:
+        items = P.get_zone(self.table, zone)
+        if 0 <= index < len(items):
+            items.pop(index)
+            P.set_zone(self.table, zone, items)
+            self.changed(zone, keep=min(index, len(items) - 1))
+
+    def move_card(self, zone: str, index: int) -> None:
+        items = P.get_zone(self.table, zone)
+        if not 0 <= index < len(items):
+            return
+        entry = items[index]
+        choices = [(z, P.zone_title(z), "") for z in P.zones(self.table) if z != zone]
+
+        def chosen(target: str | None) -> None:
+            if not target:
+                return
+            src = P.get_zone(self.table, zone)
+            if index >= len(src) or src[index] != entry:
+                return
+            src.pop(index)
+            P.set_zone(self.table, zone, src)
+            dest = P.get_zone(self.table, target)
+            if target in P.PILES:
+                dest.insert(0, entry)      # onto the top of a pile
+            else:
+                dest.append(entry)
+            P.set_zone(self.table, target, dest)
+            self.changed(zone, keep=min(index, len(src) - 1))
+            self._fill_zones(target)
+            self.notify(f"{entry} moved to {P.zone_title(target)}.")
+
+        self.app.push_screen(ChoiceModal(f"Move {entry} to...", choices), chosen)
+
+    def shift_card(self, zone: str, index: int, delta: int) -> None:
+        items = P.get_zone(self.table, zone)
+        j = index + delta
+        if 0 <= index < len(items) and 0 <= j < len(items):
+            items[index], items[j] = items[j], items[index]
+            P.set_zone(self.table, zone, items)
+            self.changed(zone, keep=j)
+
+    def change_copies(self, zone: str, index: int, delta: int) -> None:
+        items = P.get_zone(self.table, zone)
+        if not 0 <= index < len(items) or not isinstance(items[index], str):
+            return
+        name, count = P.split_copies(items[index])
+        count += delta
+        if count < 1:
+            return
+        items[index] = P.with_copies(name, count)
+        P.set_zone(self.table, zone, items)
+        self.changed(zone, keep=index)
+
+    # players
+    def _ask_name(self, title: str, value: str, then) -> None:
+        def chosen(name: str | None) -> None:
+            if name is None:
+                return
+            name = name.strip()
+            seats = P.players(self.table)
+            if not name:
+                self.notify("A player needs a name.", severity="warning")
+            elif "." in name:
+                self.notify("A player name may not contain '.'.", severity="warning")
+            elif any(p.lower() == name.lower() for p in seats if p.lower() != value.lower()):
+                self.notify(f"{name} is already seated.", severity="warning")
+            else:
+                then(name)
+
+        self.app.push_screen(PromptModal(title, value, "a name", "Enter: accept - Esc: cancel"), chosen)
+
+    def add_player(self) -> None:
+        seats = P.players(self.table)
+        if len(seats) >= P.MAX_PLAYERS:
+            self.notify(f"A table seats at most {P.MAX_PLAYERS} players.", severity="warning")
+            return
+        suggestion = next((n for n in ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+                           if n.lower() not in {p.lower() for p in seats}), "")
+
+        def add(name: str) -> None:
+            self.table["players"] = P.players(self.table) + [name]
+            self.changed(players=True, keep=name)
+
+        self._ask_name("Name of the new player (seated last)", suggestion, add)
+
+    def rename_player(self, old: str) -> None:
+        def rename(new: str) -> None:
+            if new != old:
+                P.rename_player(self.session.doc, old, new)
+                self.changed(players=True, keep=new)
+
+        self._ask_name(f"Rename {old}", old, rename)
+
+    def set_turn(self, player: str) -> None:
+        self.table["turn"] = player
+        self.changed(players=True, keep=player)
+
+    def toggle_eliminated(self, player: str) -> None:
+        out = [p for p in self.table.get("eliminated") or []]
+        if any(isinstance(p, str) and p.lower() == player.lower() for p in out):
+            out = [p for p in out if not (isinstance(p, str) and p.lower() == player.lower())]
+        else:
+            out.append(player)
+        if out:
+            self.table["eliminated"] = out
+        else:
+            self.table.pop("eliminated", None)
+        self.changed(players=True, keep=player)
+
+    def remove_player(self, player: str) -> None:
+        table = self.table
+        lost = len(P.get_zone(table, f"hands.{player}")) + len(P.get_zone(table, f"keepers.{player}"))
+        table["players"] = [p for p in P.players(table) if p != player]
+        P.set_zone(table, f"hands.{player}", [])
+        P.set_zone(table, f"keepers.{player}", [])
+        if isinstance(table.get("turn"), str) and table["turn"].lower() == player.lower():
+            table.pop("turn")
+        if table.get("eliminated"):
+            table["eliminated"] = [p for p in table["eliminated"] if p != player]
+            if not table["eliminated"]:
+                table.pop("eliminated")
+        self.changed(players=True)
+        if lost:
+            self.notify(f"{player} left the table with {lost} card entr{'y' if lost == 1 else 'ies'}.")
+
+    def shift_player(self, player: str, delta: int) -> None:
+        seats = P.players(self.table)
+        i = seats.index(player)
+        j = i + delta
+        if 0 <= j < len(seats):
+            seats[i], seats[j] = seats[j], seats[i]
+            self.table["players"] = seats
+            self.changed(players=True, keep=player)

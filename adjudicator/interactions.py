@@ -243,8 +243,7 @@ def full_graph(catalogue=None) -> nx.MultiDiGraph:
 def _library_cites() -> list[tuple[str, list[str]]]:
     import os
 
-    import yaml
-
+    from adjudicator.strictyaml import load_plain
     from scenarios import library_path
 
     out = []
@@ -253,7 +252,7 @@ def _library_cites() -> list[tuple[str, list[str]]]:
             if n.endswith((".yaml", ".yml")):
                 try:
                     with open(os.path.join(root, n), encoding="utf-8") as fh:
-                        data = yaml.safe_load(fh)
+                        data = load_plain(fh.read(), n)
                     out.append((str(data["id"]), [str(c) for c in data.get("cites", [])]))
                 except Exception:  # a broken file is reported by `check`, not here
                     continue

@@ -174,6 +174,12 @@ def parse(text: str, path: str) -> Node | None:
         line = text.count("\n", 0, pos) + 1
         raise InputError("the file contains binary data (a NUL byte); is it really a YAML file?", path, line, 1)
     try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        col = exc.start - (text.rfind("\n", 0, exc.start) + 1) + 1
+        raise InputError("the text holds a character that is not valid Unicode; retype or delete it", path, line, col) from None
+    try:
         docs = list(yaml.compose_all(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -225,3 +231,9 @@ def check_keys(node: Node, allowed: list[str], what: str, required: tuple[str, .
         if key not in mapping:
             raise node.error(f"{what} is missing the required key {key!r}")
     return mapping
+
+
+def load_plain(text: str, path: str = "<text>"):
+    """Plain data from YAML text, read exactly as the strict reader reads it."""
+    node = parse(text, path)
+    return None if node is None else node.plain_data()

@@ -77,7 +77,8 @@ def _action_done(e, card: int, player: str) -> None:
     st.resolving.remove(card)
     if back:
         st.hands[player].append(card)
-        e.say(f"{player} has {e.name(back[0])}: {e.name(card)} returns to {player}'s hand instead of the discard pile.")
+        e.say(f"{player} has {e.name(back[0])} in play: {e.name(card)} returns to {player}'s hand instead of the discard "
+              "pile.", "rule-keepers-in-play-for-goals-powers")
     else:
         e.to_discard(card)
         e.say(f"{e.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
@@ -150,9 +151,12 @@ class PassesAtTurnEnd(Mechanic):
         if len(order) < 2:
             return
         to = order[1]
-        st.keepers[owner].remove(card)
-        st.keepers[to].append(card)
-        e.say(f"{owner}'s turn ended, so {e.name(card)} moves on to the next player, {to}.")
+        riders = _attached_to(e, card)          # the checkpoint has already settled attachments
+        for c in [card, *riders]:
+            st.keepers[owner].remove(c)
+            st.keepers[to].append(c)
+        e.say(f"{owner}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
+              (f", with the attached {e.names(riders)}." if riders else "."))
 
 
 @register
@@ -240,8 +244,8 @@ class Laser(_FreePower):
                           self._targets(e, card, player))
         owner = st.owner_of_keeper(target)
         target = _crewman(e, owner, player, target)
-        _discard_from_table(e, target, player)
         e.say(f"{e.name(card)} discards {owner}'s {e.name(target)}.")
+        _discard_from_table(e, target, player)
 
 
 @register
@@ -407,12 +411,13 @@ class AttachingCreeper(BlockingCreeper):
         options = [k for k in st.keepers[owner] if st.defs[k].type == KEEPER and (not tag or tag in st.defs[k].tags)]
         kind = {"brains": "Keeper with brains", "equipment": "piece of equipment"}.get(tag, "Keeper")
         if not options:
-            e.say(f"{owner} has no {kind} for {e.name(card)} to attach to, so it stays in front of them on its own.")
+            e.say(f"{owner} has no {kind} for {e.name(card)} to attach to, so it stays in front of them on its own.",
+                  "rule-creeper-placement")
             return
         k = e.choose("card", owner, f"{owner} picks the {kind} {e.name(card)} attaches to", options)
         st.attachments[card] = k
         e.say(f"{e.name(card)} attaches to {owner}'s {e.name(k)}" +
-              (" and switches off its power." if self.switches_off_power else "."))
+              (" and switches off its power." if self.switches_off_power else "."), "rule-creeper-placement")
 
 
 @register
@@ -474,13 +479,15 @@ class TimePortal(Mechanic):
             if pick in st.discard:
                 st.discard.remove(pick)
                 where = "the discard pile, leaving its order as it was"
+                cites = ("discard-pile-public",)
             else:
                 st.draw_pile.remove(pick)
                 st.rng.shuffle(st.draw_pile)
                 where = "the draw pile, which is then shuffled"
+                cites = ()
             st.hands[player].append(pick)
             e.say(f"{player} takes {e.name(pick)} from {where}, shows it and adds it to {_set_aside(inside)}.",
-                  *(("turn-end-inside-d3p2",) if inside else ()))
+                  *cites, *(("turn-end-inside-d3p2",) if inside else ()))
         else:
             e.say(f"There is no card but Creepers and unknown cards to take; {e.name(card)} still ends the turn.",
                   "rule-cards-always-playable")
@@ -511,19 +518,24 @@ class WhatDoYouWant(Mechanic):
         else:
             pick = e.choose("card", player, f"{player} picks a card from the discard pile", options)
             st.discard.remove(pick)
+            st.resolving.append(pick)               # in flight while its destination is decided
+            e.say(f"{player} looks through the discard pile, as anyone may, and picks {e.name(pick)}.",
+                  "discard-pile-public")
             kind = st.defs[pick].type
             if kind in (KEEPER, GOAL):
-                st.hands[player].append(pick)
-                e.say(f"{player} takes {e.name(pick)} from the discard pile, shows it and adds it to {_set_aside(inside)}.",
+                e.land(pick, st.hands[player])
+                e.say(f"{e.name(pick)} is shown and goes into {_set_aside(inside)}.",
                       *(("turn-end-inside-d3p2",) if inside else ()))
             elif kind == CREEPER:
                 others = [p for p in e.seat_order(start=player) if p != player] or [player]
                 to = e.choose("player", player, f"{player} picks who is given {e.name(pick)}", others)
-                e.say(f"{player} takes the Creeper {e.name(pick)} from the discard pile and gives it to {to}.")
+                e.say(f"A Creeper is never held: {player} gives {e.name(pick)} to {to}.")
+                st.resolving.remove(pick)
                 e.place_in_front(to, pick)
                 e.checkpoint()
             else:
-                e.say(f"{player} takes {e.name(pick)} from the discard pile; it must be played at once.")
+                e.say(f"{e.name(pick)} must be played at once.")
+                st.resolving.remove(pick)
                 e.play_card(player, pick, counted=False, how=" from the discard pile")
         _action_done(e, card, player)
         if st.turn_number == turn:
@@ -559,6 +571,7 @@ class ReturnTaggedKeepers(Mechanic):
             if holder and hasattr(e, "note_victim"):
                 for p in dict.fromkeys(p for p, _ in beings if p != holder):
                     e.note_victim(p)
+            e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")
             if holder:
                 e.say(f"{holder} has the {p_['gatherer']} working, so every one of them goes to {holder}'s hand: "
                       f"{e.names(k for _, k in beings)}.")
@@ -631,8 +644,8 @@ class Sledgehammer(Mechanic):
         with e.atomic():
             for p, c, from_table in losses:
                 if from_table:
-                    _discard_from_table(e, c, player)
                     e.say(f"{p} loses {e.name(c)} from the table.")
+                    _discard_from_table(e, c, player)
                 else:
                     st.hands[p].remove(c)
                     e.to_discard(c)

@@ -53,7 +53,7 @@ class CardDef:
     note: str = ""
     generic: bool = False
 
-    @property
+    @functools.cached_property
     def impl(self):
         return REGISTRY[self.mechanic]
 

@@ -399,7 +399,7 @@ def load_scenario(path: str, catalogue: Catalogue | None = None) -> Scenario:
 
 def build_state(sc: Scenario, seed: int = 0) -> State:
     """The table the scenario describes, with one copy id per physical card."""
-    import random
+    from adjudicator.state import Rng
 
     pos = sc.position
     defs: list[CardDef] = []
@@ -427,5 +427,5 @@ def build_state(sc: Scenario, seed: int = 0) -> State:
     st.active = players.index(pos["turn"])
     st.played = pos["played"]
     st.reshuffle_order = list(sc.reshuffle)
-    st.rng = random.Random(seed)
+    st.rng = Rng(seed)
     return st

@@ -8,11 +8,45 @@ left or the Hand Limit are derived on demand by `adjudicator.quantities`.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.catalogue import CardDef
+
+
+_MASK = (1 << 64) - 1
+
+
+class Rng:
+    """The table's seeded generator (splitmix64): its whole state is one integer, so
+    copying a table copies it for free and a replay is the same on every machine."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, seed: int = 0):
+        self.s = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
+
+    def _next(self) -> int:
+        self.s = z = (self.s + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return self._next() % n
+
+    def choice(self, seq):
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def copy(self) -> "Rng":
+        r = Rng.__new__(Rng)
+        r.s = self.s
+        return r
 
 
 @dataclass
@@ -81,7 +115,7 @@ class State:
     windows: list[Window] = field(default_factory=list)
     history: list[tuple[str, str, str, int]] = field(default_factory=list)  # (card key, by, what happened, step)
     reshuffle_order: list[int] = field(default_factory=list)
-    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    rng: Rng = field(default_factory=Rng)
     serial: int = 0
 
     @property
@@ -100,8 +134,6 @@ class State:
         return copy
 
     def clone(self) -> "State":
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
         return State(
             defs=self.defs, players=list(self.players),
             hands={p: list(c) for p, c in self.hands.items()},
@@ -115,7 +147,7 @@ class State:
             another_turn=self.another_turn, turns_in_a_row=self.turns_in_a_row,
             turn_number=self.turn_number, winner=self.winner, everyone_loses=self.everyone_loses,
             windows=list(self.windows), history=list(self.history),
-            reshuffle_order=list(self.reshuffle_order), rng=rng, serial=self.serial,
+            reshuffle_order=list(self.reshuffle_order), rng=self.rng.copy(), serial=self.serial,
         )
 
     # -- reading zones -----------------------------------------------------

@@ -13,7 +13,7 @@ from adjudicator.catalogue import default_catalogue
 from adjudicator.engine import Engine
 from adjudicator.events import Event
 from adjudicator.interactions import graph_for
-from adjudicator.state import State
+from adjudicator.state import Rng, State
 
 
 def random_position(seed: int) -> Engine:
@@ -52,7 +52,7 @@ def random_position(seed: int) -> Engine:
             state.discard.append(c)
             continue
         state.draw_pile.append(c)
-    state.rng = random.Random(seed)
+    state.rng = Rng(seed)
     engine = Engine(cat, state)
     state.drawn = engine.draw_total(state.active_player)
     return engine

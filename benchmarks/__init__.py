@@ -1,0 +1,1 @@
+"""Benchmarks (speed and memory targets), run by `make bench`; never timed tests."""

@@ -1,0 +1,67 @@
+"""`make bench`: run every benchmark, compare with the targets, write
+benchmarks/results.json and print a table."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+# metric -> (target, "max" or "min")
+TARGETS = {
+    "engine_events_per_second": (10_000, "min"),
+    "scenario_replay_median_ms": (5.0, "max"),
+    "check_library_wall_seconds": (2.0, "max"),
+    "search_query_p95_ms": (10.0, "max"),
+    "app_ready_seconds": (1.5, "max"),
+    "app_peak_rss_mb": (150.0, "max"),
+}
+MODULES = ["bench_engine", "bench_search", "bench_app"]
+
+
+def main() -> int:
+    results: dict[str, object] = {}
+    for name in MODULES:
+        try:
+            module = importlib.import_module(f"benchmarks.{name}")
+        except ModuleNotFoundError as exc:
+            results[f"{name}_error"] = f"missing: {exc}"
+            continue
+        start = time.perf_counter()
+        try:
+            results.update(module.run())
+        except Exception as exc:  # a broken benchmark is reported, not hidden
+            results[f"{name}_error"] = f"{type(exc).__name__}: {exc}"
+        results[f"{name}_seconds"] = round(time.perf_counter() - start, 2)
+    machine = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
+    verdicts = {}
+    for metric, (target, kind) in TARGETS.items():
+        value = results.get(metric)
+        if isinstance(value, (int, float)):
+            verdicts[metric] = "met" if (value >= target if kind == "min" else value <= target) else "MISSED"
+        else:
+            verdicts[metric] = "not measured"
+    out = {"machine": machine, "results": results, "targets": {k: {"target": t, "kind": k2, "verdict": verdicts[k]}
+                                                               for k, (t, k2) in TARGETS.items()}}
+    (HERE / "results.json").write_text(json.dumps(out, indent=2) + "\n")
+    print(f"{'metric':32} {'value':>12} {'target':>10}  verdict")
+    for metric, (target, kind) in TARGETS.items():
+        value = results.get(metric, "-")
+        sign = ">=" if kind == "min" else "<="
+        print(f"{metric:32} {value!s:>12} {sign}{target!s:>8}  {verdicts[metric]}")
+    for k, v in results.items():
+        if k not in TARGETS:
+            print(f"  {k}: {v}")
+    print(f"written to {HERE / 'results.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -441,13 +441,19 @@ class Engine(Quantities, Responses):
 
     # -- winning ------------------------------------------------------------------
     def blocked(self, player: str, goal: int) -> bool:
-        """A Creeper in front of `player` stops them meeting `goal` (unless it needs it)."""
+        """A Creeper in front of `player` stops them meeting `goal` (unless the Goal
+        needs it), and so does one in front of anyone that blocks every player."""
         st = self.state
         needed = st.defs[goal].impl.requires(self, goal)
-        for k in st.keepers[player]:
-            d = st.defs[k]
-            if d.type == CREEPER and d.name not in needed and d.impl.blocks_win(self, k, player, goal):
-                return True
+        for p in st.players:
+            for k in st.keepers[p]:
+                d = st.defs[k]
+                if d.type != CREEPER or d.name in needed:
+                    continue
+                if p == player and d.impl.blocks_win(self, k, player, goal):
+                    return True
+                if d.impl.blocks_everyone(self, k, p, goal):
+                    return True
         return False
 
     def check_wins(self) -> None:

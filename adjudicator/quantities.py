@@ -20,15 +20,25 @@ class Quantities:
 
     # -- numerals --------------------------------------------------------------
     def inflation(self) -> int:
-        """How much every printed numeral rises (1 while Inflation is in play)."""
+        """How much a printed 1 currently reads higher (for explanations and tests)."""
+        return self.read_numeral(-1, 1) - 1
+
+    def read_numeral(self, card: int, value: int) -> int:
+        """A printed numeral on `card` as the rules in play make it read: each rule
+        with a numeral hook (Inflation, One, Two, Five!) applies in the order played,
+        never to its own card."""
         st = self.state
-        return 1 if any(st.defs[r].mechanic == "inflation" for r in st.rules) else 0
+        for r in st.rules + st.meta_rules:
+            if r != card:
+                value = st.defs[r].impl.numeral(self, r, card, value)
+        return value
 
     def num(self, card: int, param: str) -> int:
+        """A card's numeric parameter: numerals pass through the numeral hook."""
         d = self.state.defs[card]
         value = d.params[param]
-        if param in d.numerals and isinstance(value, int) and d.mechanic != "inflation":
-            value += self.inflation()
+        if param in d.numerals and isinstance(value, int):
+            value = self.read_numeral(card, value)
         return value
 
     # -- rules in play -------------------------------------------------------------

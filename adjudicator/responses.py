@@ -58,10 +58,17 @@ class Responses:
         st = self.state
         d = self.cat.get(ev.card)
         impl = d.impl
-        card = self._surprise_in_reach(player, d.key, st)
-        if card is None:
+        if self._surprise_in_reach(player, d.key, st) is None and not any(
+                w.before is not None and self._surprise_in_reach(player, d.key, w.before) is not None
+                for w in st.windows):
             raise Rejected(f"{player} has no {d.name} to play")
         target = self._pick_target(player, ev, impl)
+        # the Surprise is played from the hand as it was when the target was played
+        card = self._surprise_in_reach(player, d.key, target.before) if target.before is not None else None
+        if card is None:
+            raise Rejected(f"{player} did not yet hold this {d.name} when {self.name(target.card)} was played: a card "
+                           "received through that very play arrives only once it has resolved, too late to stop it",
+                           "trade-hands-received-stop-that", ("surprise-too-late",))
         counter = is_surprise_window(target)
         if player == st.active_player and not (counter and target.by != player):
             cites = ["no-out-of-turn-function-own-turn"]
@@ -83,11 +90,6 @@ class Responses:
                 raise Rejected(problem[0], problem[1], tuple(problem[2:]))
             reason = impl.answer_reason(self, card, target)
             cites = ("rule-surprise-two-functions",)
-        before = target.before
-        if before is None or self._surprise_in_reach(player, d.key, before, card) is None:
-            raise Rejected(f"{player} did not yet hold this {d.name} when {self.name(target.card)} was played: a card "
-                           "received through that very play arrives only once it has resolved, too late to stop it",
-                           "trade-hands-received-stop-that", ("surprise-too-late",))
         self._cancel(player, card, target, reason, cites)
 
     def _surprise_in_reach(self, player: str, key: str, st: State, card: int | None = None) -> int | None:

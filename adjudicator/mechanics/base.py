@@ -115,7 +115,18 @@ class Mechanic:
 
     # -- keepers and creepers ------------------------------------------------
     def blocks_win(self, e: "Engine", card: int, owner: str, goal: int) -> bool:
+        """A card in front of `owner` stops `owner` meeting `goal`."""
         return False
+
+    def blocks_everyone(self, e: "Engine", card: int, owner: str, goal: int) -> bool:
+        """A card in front of anyone stops every player meeting `goal` (EcoFluxx Creepers)."""
+        return False
+
+    def numeral(self, e: "Engine", card: int, target: int, value: int) -> int:
+        """A rule in play that changes how numerals printed on other cards read
+        (Inflation adds one; One, Two, Five! reads a 3 as 5). `target` is the card
+        whose number is being read."""
+        return value
 
     def on_placed(self, e: "Engine", card: int, owner: str) -> None:
         """A Keeper or Creeper has just come into play in front of `owner` (a Creeper

@@ -205,6 +205,9 @@ class Inflation(Mechanic):
     modifies = {"concept:numerals": ""}
     summary = "every numeral printed on other cards counts one higher"
 
+    def numeral(self, e, card, target, value):
+        return value + 1
+
     def on_enter(self, e, card, by):
         e.say("Inflation: every number printed as a numeral on the other cards now counts one higher "
               "(the Basic Rules included); numbers written in words do not change.", "rule-new-rule-immediate")

@@ -345,6 +345,7 @@ class Engine(Quantities, Responses):
             if st.game_over:
                 return
             self._follow_attachments()
+            self._reveal_secrets()
             for p in self.seat_order():
                 for k in list(st.keepers[p]):
                     if k in st.keepers[p]:
@@ -364,6 +365,7 @@ class Engine(Quantities, Responses):
                              "rule-new-rule-immediate")
             for p in self.seat_order(skip_active=True):
                 self.comply_with_limits(p, when_played=True)
+            self.check_last_standing()
             self.check_wins()
         finally:
             self._checking = False
@@ -387,6 +389,59 @@ class Engine(Quantities, Responses):
                 st.keepers[holder].remove(creeper)
                 st.keepers[owner].append(creeper)
                 self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.")
+
+    def _reveal_secrets(self) -> None:
+        """A Secret that has left the hand it was in, by any route, is revealed and its
+        holder must carry it out."""
+        st = self.state
+        now = {c: p for p in st.players for c in st.hands[p] if st.defs[c].type == SECRET}
+        for card, holder in list(st.secrets.items()):
+            if now.get(card) != holder and holder in st.players:
+                where = next((f"{p}'s hand" for p in st.players if card in st.hands[p]), None) or \
+                    ("the discard pile" if card in st.discard else "play")
+                self.say(f"{self.name(card)} has left {holder}'s hand (it is now in {where}): {holder} must reveal it "
+                         "and carry out what it says.", "rule-secret-leaves-hand")
+                st.secrets = {c: p for c, p in st.secrets.items() if c != card}
+                st.defs[card].impl.on_reveal(self, card, holder)
+        st.secrets = now
+
+    def eliminate(self, player: str, by: str) -> None:
+        """Knock `player` out of the game: their hand and Keepers are discarded."""
+        st = self.state
+        if player in st.eliminated:
+            return
+        final = self.has_rule("final_act")
+        gone = list(st.hands[player]) + [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+        st.hands[player] = []
+        st.keepers[player] = [k for k in st.keepers[player] if st.defs[k].type != KEEPER]
+        for c in gone:
+            st.discard.insert(0, c)
+            st.attachments.pop(c, None)
+        self.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} cards).",
+                 "rule-danger-elimination")
+        if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
+            self.say("The rulebook names only the hand and the Keepers, so the seeds are silent on Creepers: the engine "
+                     f"leaves {player}'s Creepers in front of them.", "rule-danger-elimination")
+        if st.two_player and not final:
+            self.say(f"In a game begun with two players, knocking out the opponent is no win before The Final Act: "
+                     f"{player} jumps straight back in.", "rule-danger-two-player")
+            self.deal_in(player)
+            return
+        st.eliminated.append(player)
+        st.waiting[player] = []
+        if player == st.active_player:
+            self.end_turn(f"{player} was knocked out", immediately=True)
+
+    def check_last_standing(self) -> None:
+        st = self.state
+        standing = [p for p in st.players if p not in st.eliminated]
+        if st.eliminated and len(standing) == 1 and not st.game_over:
+            st.winner = standing[0]
+            self.say(f"Only {standing[0]} is left in the game, so {standing[0]} wins.", "rule-danger-elimination")
+            raise _GameEnded()
+
+    def deal_in(self, player: str) -> None:
+        self.draw(player, 3, why="a fresh hand")
 
     def detach(self, creeper: int) -> None:
         """A Creeper moved on its own leaves the Keeper it was attached to."""
@@ -461,18 +516,23 @@ class Engine(Quantities, Responses):
         if st.game_over:
             return
         met: dict[str, list[int]] = {}
+        ungoals = [g for g in st.goals if st.defs[g].type == UNGOAL and st.defs[g].impl.winners(self, g)]
         for g in st.goals:
+            if st.defs[g].type == UNGOAL:
+                continue
             for p in st.defs[g].impl.winners(self, g):
                 if p not in st.eliminated:
                     met.setdefault(p, []).append(g)
         for r in self.rule_cards():
             met = st.defs[r].impl.filter_winners(self, r, met) if hasattr(st.defs[r].impl, "filter_winners") else met
-        for g in st.goals:
-            if st.defs[g].type == UNGOAL and met.get("*"):
-                st.everyone_loses = True
-                self.say(f"The Ungoal {self.name(g)} is met: the game ends and everyone loses.", "rule-ungoal-all-lose")
-                raise _GameEnded()
-        met.pop("*", None)
+        if ungoals:
+            st.everyone_loses = True
+            self.say(f"The Ungoal {self.names(ungoals)} is met: the game ends at once and every player loses.",
+                     "rule-ungoal-all-lose")
+            if met:
+                self.say(f"A Goal is met at the same moment ({', '.join(sorted(met))}); the seeds are silent on this, and "
+                         "the engine lets the Ungoal end the game, since it ends it immediately.", "rule-ungoal-all-lose")
+            raise _GameEnded()
         if len(met) == 1:
             (player, goals), = met.items()
             st.winner = player
@@ -633,6 +693,10 @@ class Engine(Quantities, Responses):
         st = self.state
         with self.atomic():
             slots = self.agenda_size()
+            if st.defs[card].type == UNGOAL or any(st.defs[g].type == UNGOAL for g in st.goals):
+                self.say("An Ungoal is handled like a Goal; the rulebook does not say whether it takes a Goal's place, "
+                         "so the engine, reading it as a Goal, lets it fill and replace Goal slots like any Goal.",
+                         "rule-ungoal-all-lose")
             if len(st.goals) < slots:
                 if st.goals:
                     self.say(f"A Goal slot is empty, so {self.name(card)} fills it beside {self.names(st.goals)}; "
@@ -690,12 +754,23 @@ class Engine(Quantities, Responses):
             if player == st.active_player and (limit is None or self.keeper_count(player) > limit):
                 why = ("no Keeper Limit is in play, so there is no cap" if limit is None else
                        f"the Keeper Limit of {limit} only binds {player} once the turn is over")
-                self.say(f"{player} now has {self.keeper_count(player)} Keepers: {why}.", "keepers-unlimited-without-limit")
+                n = self.keeper_count(player)
+                self.say(f"{player} now has {n} Keeper{'s' if n != 1 else ''}: {why}.", "keepers-unlimited-without-limit")
             self.checkpoint()
         elif d.type in (GOAL, UNGOAL):
             self.place_goal(card, player)
         elif d.type == RULE:
             self.place_rule(card, player)
+        elif d.type == META_RULE:
+            st.resolving.remove(card)
+            st.meta_rules.append(card)
+            self.say(f"{d.name} is a Meta Rule: it goes into force and stays until the game ends.", "rule-meta-rules-persist")
+            d.impl.on_enter(self, card, player)
+            self.checkpoint()
+        elif d.type == SECRET:
+            st.resolving.remove(card)
+            st.discard.insert(0, card)
+            self.checkpoint()
         elif d.type in (ACTION, DANGER, SURPRISE):
             if d.type == SURPRISE:
                 self.say(f"{d.name} played as a card {'on ' + player + chr(39) + 's' if counted else 'this way'} turn "
@@ -900,6 +975,8 @@ class Engine(Quantities, Responses):
         """A newcomer takes the last seat and is dealt a fresh hand of 3 (an extension
         of the scenario format: `join: NAME`)."""
         st = self.state
+        if name in st.eliminated:
+            return self._rejoin(name)
         if name in st.players:
             raise Rejected(f"{name} is already at the table")
         if st.game_over:
@@ -909,6 +986,24 @@ class Engine(Quantities, Responses):
         st.keepers[name] = []
         self.say(f"{name} jumps in and is dealt a hand of 3 cards.", "rule-jumping-in")
         self.draw(name, 3, why="jumping in")
+        self.checkpoint()
+
+    def _rejoin(self, name: str) -> None:
+        st = self.state
+        if self.has_rule("final_act"):
+            raise Rejected(f"The Final Act is in force, so {name} cannot come back into the game",
+                           "rule-danger-rejoin-limits", ("rule-meta-rules-persist",))
+        missing = [p for p in st.players if p not in st.eliminated and p not in st.waiting.get(name, [])]
+        if missing:
+            raise Rejected(f"{name} may come back only once every other player has completed a turn since the knock-out; "
+                           f"still to play: {', '.join(missing)}", "rule-danger-rejoin-wait", ("rule-jumping-in",))
+        if not st.draw_pile:
+            raise Rejected(f"{name} may come back only if at least one card can be drawn before the discard pile is "
+                           "reshuffled, and the draw pile is empty", "rule-danger-rejoin-limits")
+        st.eliminated.remove(name)
+        st.waiting.pop(name, None)
+        self.say(f"{name} jumps back into the game with a fresh hand of 3.", "rule-danger-rejoin-wait", "rule-jumping-in")
+        self.deal_in(name)
         self.checkpoint()
 
     def _event_leave(self, name: str) -> None:
@@ -975,6 +1070,9 @@ class Engine(Quantities, Responses):
         else:
             self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence")
         self.comply_with_limits(player)
+        for out in st.waiting.values():
+            if player not in out:
+                out.append(player)
         if self.hand_limit() is not None or self.keeper_limit() is not None:
             self.say(f"{player} now has to respect the limits, as it is no longer their turn.",
                      "rule-limits-only-off-turn", *(("turn-end-still-limits",) if immediately else ()))
@@ -995,6 +1093,7 @@ class Engine(Quantities, Responses):
         st.played = 0
         st.free_used = []
         st.claims = []
+        st.questions = 0
         st.phase = "start"
         st.started_empty = not st.hands[player]
         self.say(f"{player}'s turn begins.", "rule-play-clockwise")

@@ -107,6 +107,10 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
     engine = Engine(sc.catalogue, state)
     engine.entries = []
     st = engine.state
+    st.two_player = len(st.players) == 2
+    st.secrets = {c: p for p in st.players for c in st.hands[p] if st.defs[c].type == "secret"}
+    for p in st.eliminated:
+        st.waiting[p] = []
     if sc.deal:
         _deal(engine)
     else:

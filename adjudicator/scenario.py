@@ -262,9 +262,8 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
         for item in items:
             if item.is_map() and "join" in item.value:
                 name = item.value["join"].as_str("join")
-                if name.lower() in (p.lower() for p in everyone):
-                    raise item.value["join"].error(f"{name!r} is already at the table")
-                everyone.append(name)
+                if name.lower() not in (p.lower() for p in everyone):   # a seated player may rejoin
+                    everyone.append(name)
         for item in items:
             sc.events.append(_event(item, reader, everyone))
     if "expect" in top:

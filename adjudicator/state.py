@@ -97,6 +97,10 @@ class State:
     temp_hands: list[TempHand] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
     attachments: dict[int, int] = field(default_factory=dict)   # attached Creeper -> its Keeper
+    waiting: dict[str, list[str]] = field(default_factory=dict)  # eliminated -> players who completed a turn since
+    secrets: dict[int, str] = field(default_factory=dict)        # Secret -> the hand it was in at the last checkpoint
+    two_player: bool = False                                     # the game started with two players
+    questions: int = 0                                           # trivia questions asked this turn
     basic: int | None = None      # the Basic Rules copy (always in play, never discarded)
     # the turn
     active: int = 0
@@ -142,6 +146,8 @@ class State:
             draw_pile=list(self.draw_pile), discard=list(self.discard), removed=list(self.removed),
             resolving=list(self.resolving), temp_hands=[t.copy() for t in self.temp_hands],
             eliminated=list(self.eliminated), attachments=dict(self.attachments), basic=self.basic,
+            waiting={p: list(v) for p, v in self.waiting.items()}, secrets=dict(self.secrets),
+            two_player=self.two_player, questions=self.questions,
             active=self.active, drawn=self.drawn, played=self.played, phase=self.phase,
             started_empty=self.started_empty, free_used=list(self.free_used), claims=list(self.claims),
             another_turn=self.another_turn, turns_in_a_row=self.turns_in_a_row,

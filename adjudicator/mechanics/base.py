@@ -128,6 +128,9 @@ class Mechanic:
         whose number is being read."""
         return value
 
+    def on_reveal(self, e: "Engine", card: int, holder: str) -> None:
+        """A Secret has left `holder`'s hand: carry out what it says."""
+
     def on_placed(self, e: "Engine", card: int, owner: str) -> None:
         """A Keeper or Creeper has just come into play in front of `owner` (a Creeper
         may attach itself to a Keeper here: `e.state.attachments[creeper] = keeper`)."""

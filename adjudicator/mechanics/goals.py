@@ -46,9 +46,7 @@ class KeeperGoal(Mechanic):
                 continue
             if need_any and sum(1 for n in p_["any_of"] if _has(e, p, n)) < need_any:
                 continue
-            if st.defs[card].type == UNGOAL:
-                return {"*"}
-            if not e.blocked(p, card):
+            if st.defs[card].type == UNGOAL or not e.blocked(p, card):
                 out.add(p)
         return out
 

@@ -602,7 +602,7 @@ class TradePlaces(Mechanic):
                 st.hands[player], st.hands[other] = st.hands[other], st.hands[player]
                 st.keepers[player], st.keepers[other] = st.keepers[other], st.keepers[player]
                 e.say(f"{player} and {other} trade places: each takes over the other's hand and everything in front of "
-                      "them (the printed card swaps seats, which comes to the same position).",
+                      "them; the seating stays as it was (the printed card swaps seats, the FAQ says trade places).",
                       *(("turn-end-inside-d3p2",) if inside else ()))
         else:
             e.say("There is nobody to trade places with.", "rule-cards-always-playable")

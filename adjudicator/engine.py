@@ -365,6 +365,7 @@ class Engine(Quantities, Responses):
                              "rule-new-rule-immediate")
             for p in self.seat_order(skip_active=True):
                 self.comply_with_limits(p, when_played=True)
+            self._follow_attachments()        # a Keeper discarded for a limit takes its Creeper along
             self.check_last_standing()
             self.check_wins()
         finally:
@@ -675,8 +676,9 @@ class Engine(Quantities, Responses):
                     st.rules.remove(r)
                     st.discard.insert(0, r)
                     st.defs[r].impl.on_leave(self, r, by)
+                decided = {self.graph.replace_ruling(st.defs[card].key, st.defs[r].key) for r in old} - {""}
                 self.say(f"{self.name(card)} contradicts {self.names(old)}, which is discarded.",
-                         "rule-new-rule-replaces-contradicting", "new-rule-coexist-or-replace")
+                         *sorted(decided), "rule-new-rule-replaces-contradicting", "new-rule-coexist-or-replace")
             else:
                 others = [r for r in st.rules if r != card]
                 if others:
@@ -847,9 +849,11 @@ class Engine(Quantities, Responses):
         self._before = st.snapshot()      # the table before this action, to cancel it
         if player != st.active_player:
             hint = " (to use a Surprise out of turn, write `surprise:`)" if self.cat.get(ev.card).type == SURPRISE else ""
-            raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} "
-                           f"({st.active_player} still has plays to make); off their turn players only make the "
-                           "choices the rules ask of them", "rule-play-clockwise", ("out-of-turn-activity",))
+            why = (f"{st.active_player} still has plays to make" if self.plays_left() > 0 or st.temp_hands else
+                   f"the turn passes to {self.next_player()}, not {player}")
+            raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} ({why}); off "
+                           "their turn players only make the choices the rules ask of them", "rule-play-clockwise",
+                           ("out-of-turn-activity",))
         d = self.cat.get(ev.card)
         if st.temp_hands:
             frame = st.temp_hands[-1]
@@ -933,7 +937,7 @@ class Engine(Quantities, Responses):
             raise Rejected(problem[0], problem[1])
         if player == st.active_player:
             st.free_used.append(d.key)
-        self.open_game_action(d.key, player, f"{player} uses {d.name}")
+        self.open_game_action(d.key, player, f"{player}'s use of {d.name}")
         self.open_window("use", card, player, self._before)
         self.say(f"{player} uses {d.name} (a free action: it is not a play).", "rule-free-actions-anytime-not-plays")
         impl.use(self, card, player)

@@ -193,20 +193,25 @@ class InteractionGraph:
     def __init__(self, graph: nx.MultiDiGraph):
         self.g = graph
         self._slots: dict[str, frozenset[str]] = {}
-        self._replaces: dict[str, frozenset[str]] = {}
+        self._replaces: dict[str, dict[str, str]] = {}
         for node, data in graph.nodes(data=True):
             if data.get("kind") == "card":
-                out = graph.out_edges(node, keys=True)
-                self._slots[data["key"]] = frozenset(v.split(":", 1)[1] for _, v, k in out if k == "sets")
-                self._replaces[data["key"]] = frozenset(graph.nodes[v]["key"] for _, v, k in out if k == "replaces")
+                out = list(graph.out_edges(node, keys=True, data=True))
+                self._slots[data["key"]] = frozenset(v.split(":", 1)[1] for _, v, k, _ in out if k == "sets")
+                self._replaces[data["key"]] = {graph.nodes[v]["key"]: d.get("ruling", "")
+                                               for _, v, k, d in out if k == "replaces"}
 
     def slots_of(self, key: str) -> frozenset[str]:
         return self._slots.get(key, frozenset())
 
     def displaced_by(self, key: str, in_play: Iterable[str]) -> set[str]:
         """The rules in play that a new rule `key` replaces (they share a slot)."""
-        replaced = self._replaces.get(key, frozenset())
+        replaced = self._replaces.get(key, {})
         return {k for k in in_play if k in replaced}
+
+    def replace_ruling(self, new: str, old: str) -> str:
+        """The ruling that decides that `new` replaces `old`."""
+        return self._replaces.get(new, {}).get(old, "")
 
 
 @functools.lru_cache(maxsize=4)

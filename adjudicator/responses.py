@@ -69,14 +69,17 @@ class Responses:
             raise Rejected(f"{player} did not yet hold this {d.name} when {self.name(target.card)} was played: a card "
                            "received through that very play arrives only once it has resolved, too late to stop it",
                            "trade-hands-received-stop-that", ("surprise-too-late",))
-        counter = is_surprise_window(target)
-        if player == st.active_player and not (counter and target.by != player):
+        # a Surprise answering another Surprise is a plain counter, unless it answers it
+        # on its own terms (It's A Trap! against an in-turn That's Mine stealing from you)
+        own_terms = is_surprise_window(target) and target.kind == "play" and not impl.cannot_answer(self, card, target, player)
+        counter = is_surprise_window(target) and not own_terms
+        if player == st.active_player and not (is_surprise_window(target) and target.by != player):
             cites = ["no-out-of-turn-function-own-turn"]
             if target.card_type == "goal":
                 cites.append("canceled-plans-own-goal")
             if target.card_type == "rule":
                 cites.append("veto-own-hand-limit")
-            raise Rejected(f"{player} cannot use the out-of-turn side of {d.name} on their own turn: a Surprise played "
+            raise Rejected(f"{player} cannot use the out-of-turn side of {d.name} on {player}'s own turn: a Surprise played "
                            "from your hand on your turn is a play for its in-turn side, and you may not cancel your "
                            "own play; only a Surprise aimed at you can be countered", cites[0], tuple(cites[1:]))
         if target.by == player:
@@ -89,8 +92,8 @@ class Responses:
             if problem:
                 raise Rejected(problem[0], problem[1], tuple(problem[2:]))
             reason = impl.answer_reason(self, card, target)
-            cites = ("rule-surprise-two-functions",)
-        self._cancel(player, card, target, reason, cites)
+            cites = ("rule-surprise-two-functions",) + impl.extra_cites(self, card, target)
+        self._cancel(player, card, target, reason, cites, counter)
 
     def _surprise_in_reach(self, player: str, key: str, st: State, card: int | None = None) -> int | None:
         """The copy of the Surprise `player` can play: from the hand, or for the active
@@ -130,7 +133,7 @@ class Responses:
                             ("canceled-plans-just-played",))
         closing = st.history[idx + 1] if idx + 1 < len(st.history) else None
         what = closing[2] if closing else "a later action"
-        if closing and closing[2].startswith(closing[1] + " uses Mystery Play"):
+        if closing and closing[2].endswith("use of Mystery Play"):
             cites.append("mystery-play-surprise-too-late")
         if self.cat.get(key).type == "goal":
             cites.append("canceled-plans-just-played")
@@ -138,7 +141,7 @@ class Responses:
                         f"closed that window; once a later card is played or a resulting action taken, an earlier "
                         "play can no longer be canceled", cites[0], tuple(cites[1:]))
 
-    def _cancel(self, player: str, card: int, target: Window, reason: str, cites: tuple[str, ...]) -> None:
+    def _cancel(self, player: str, card: int, target: Window, reason: str, cites: tuple[str, ...], counter: bool) -> None:
         """Undo `target` and let the Surprise `card` take its place."""
         now = self.state
         before_surprise = now.snapshot()
@@ -160,13 +163,13 @@ class Responses:
                 st.played += 1
         if target.kind == "use":
             st.free_used.append(victim.key)
-        what = "Surprise" if is_surprise_window(target) else {"keeper": "Keeper", "goal": "Goal", "rule": "New Rule",
+        what = "Surprise" if counter else {"keeper": "Keeper", "goal": "Goal", "rule": "New Rule", "surprise": "Surprise",
                                                              "action": "Action"}.get(victim.type, victim.type)
         if target.kind == "use":
             what = "free action"
         self.say(f"{player} plays {d.name} against {target.by}'s {victim.name} ({reason}): the {what} is canceled as "
                  "though it had never been played.", *cites)
-        if is_surprise_window(target):
+        if counter:
             st.discard.insert(0, target.card)
             self.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
                      "beneath it.", "surprise-chain-parity")

@@ -57,6 +57,7 @@ class Steal(Mechanic):
             return _nothing(e, card, "nobody else has one")
         target = e.choose("card", player, f"{player} picks what to steal", targets)
         owner = st.owner_of_keeper(target)
+        e.note_victim(owner)
         e.detach(target)
         st.keepers[owner].remove(target)
         st.keepers[player].append(target)

@@ -37,6 +37,10 @@ class SurpriseMechanic(Mechanic):
     def answer_reason(self, e, card, window) -> str:
         return f"{e.name(card)} cancels {_KIND_WORDS[self.counters]} just played"
 
+    def extra_cites(self, e, card, window) -> tuple[str, ...]:
+        """Rulings that decide this particular cancel (beyond the two functions)."""
+        return ()
+
     def cancel(self, e, card, window, player):
         """Where the canceled card goes once the table is restored: the discard pile
         (a canceled free action leaves its rule or Keeper where it is)."""
@@ -107,6 +111,12 @@ class Veto(SurpriseMechanic):
         return (f"{e.name(card)} cancels a New Rule just played: it never took effect, so any rule it would have "
                 "replaced stays, and anything discarded because of it comes back")
 
+    def extra_cites(self, e, card, window) -> tuple[str, ...]:
+        before = window.before
+        rule = e.state.defs[window.card].key
+        replaced = before is not None and e.graph.displaced_by(rule, [before.defs[r].key for r in before.rules])
+        return ("vetoed-rule-old-stays",) if replaced else ("surprise-cancel-rule-for-everyone",)
+
     def play(self, e, card, player):
         st = e.state
         if not st.rules:
@@ -174,6 +184,11 @@ class ItsATrap(SurpriseMechanic):
     def answer_reason(self, e, card, window) -> str:
         return f"{e.name(card)} springs on an action stealing one of your Keepers"
 
+    def extra_cites(self, e, card, window) -> tuple[str, ...]:
+        if window.kind == "use":
+            return ("stop-that-vs-free-action",)
+        return ("surprise-chain-parity",) if window.card_type == SURPRISE else ()
+
     def cancel(self, e, card, window, player):
         st = e.state
         super().cancel(e, card, window, player)
@@ -211,6 +226,9 @@ class _BroadSurprise(SurpriseMechanic):
 
     def answer_reason(self, e, card, window) -> str:
         return f"{e.name(card)} can stop any game action, free actions included"
+
+    def extra_cites(self, e, card, window) -> tuple[str, ...]:
+        return ("stop-that-vs-free-action",)
 
     def play(self, e, card, player):
         e.say(f"The seeds are silent on the in-turn side of {e.name(card)}: our material (the online FAQ) only says its "

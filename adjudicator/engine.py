@@ -423,6 +423,14 @@ class Engine(Quantities, Responses):
         if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
             self.say("The rulebook names only the hand and the Keepers, so the seeds are silent on Creepers: the engine "
                      f"leaves {player}'s Creepers in front of them.", "rule-danger-elimination")
+        if st.solo:
+            st.eliminated.append(player)
+            st.waiting[player] = []
+            self.say(f"Playing Solo, {player} will jump back in as soon as the next rule has been drawn.",
+                     "rule-solo-elimination-rejoin")
+            if player == st.active_player:
+                self.end_turn(f"{player} was knocked out", immediately=True)
+            return
         if st.two_player and not final:
             self.say(f"In a game begun with two players, knocking out the opponent is no win before The Final Act: "
                      f"{player} jumps straight back in.", "rule-danger-two-player")
@@ -433,9 +441,63 @@ class Engine(Quantities, Responses):
         if player == st.active_player:
             self.end_turn(f"{player} was knocked out", immediately=True)
 
+    # -- Solo Fluxx ----------------------------------------------------------------
+    def solo_category(self, rule: int) -> str:
+        """Solo allows one rule of each category: draw, play, limit and other."""
+        slots = self.graph.slots_of(self.state.defs[rule].key)
+        for name, members in (("draw", {"draw"}), ("play", {"play"}), ("limit", {"hand_limit", "keeper_limit"})):
+            if slots & members:
+                return name
+        return "other"
+
+    def solo_rules_step(self, player: str) -> None:
+        """Between two Solo turns the top card of the Rules deck goes into play."""
+        st = self.state
+        if not st.rules_pile:
+            self.end_solo("the Rules deck has run out")
+        rule = st.rules_pile.pop(0)
+        st.resolving.append(rule)
+        self.say(f"Between turns, {self.name(rule)} is turned up from the Rules deck and goes straight into play.",
+                 "rule-solo-turn-alternation")
+        self.place_rule(rule, player)
+        if player in st.eliminated:
+            st.eliminated.remove(player)
+            st.waiting.pop(player, None)
+            self.say(f"A rule has been drawn, so {player} jumps right back in with a fresh hand of 3.",
+                     "rule-solo-elimination-rejoin")
+            self.deal_in(player)
+        if self.hand_limit(player) is not None or self.keeper_limit(player) is not None:
+            self.say(f"{player} complies with the limits before the next turn.", "rule-solo-limit-compliance")
+            self.comply_with_limits(player)
+
+    def solo_score(self, met: dict[str, list[int]]) -> None:
+        st = self.state
+        for player, goals in met.items():
+            for g in goals:
+                if g not in st.goals:
+                    continue
+                used = st.defs[g].impl.required_cards(self, g, player)
+                st.goals.remove(g)
+                st.scored.insert(0, g)
+                for k in used:
+                    st.keepers[player].remove(k)
+                    st.attachments.pop(k, None)
+                    st.discard.insert(0, k)
+                self.say(f"{player} meets {self.name(g)}: it moves to the Scored Goals pile ({len(st.scored)} so far) and "
+                         f"the cards it needed are discarded ({self.names(used)}).", "rule-solo-goal-scoring")
+
+    def end_solo(self, why: str) -> None:
+        st = self.state
+        st.ended = True
+        self.say(f"Solo Fluxx ends because {why}; the score is {len(st.scored)} Goal{'s' if len(st.scored) != 1 else ''}.",
+                 "rule-solo-end-and-score", "rule-reshuffle-discard-pile")
+        raise _GameEnded()
+
     def check_last_standing(self) -> None:
         st = self.state
         standing = [p for p in st.players if p not in st.eliminated]
+        if st.solo:
+            return
         if st.eliminated and len(standing) == 1 and not st.game_over:
             st.winner = standing[0]
             self.say(f"Only {standing[0]} is left in the game, so {standing[0]} wins.", "rule-danger-elimination")
@@ -534,6 +596,9 @@ class Engine(Quantities, Responses):
                 self.say(f"A Goal is met at the same moment ({', '.join(sorted(met))}); the seeds are silent on this, and "
                          "the engine lets the Ungoal end the game, since it ends it immediately.", "rule-ungoal-all-lose")
             raise _GameEnded()
+        if st.solo and met:
+            self.solo_score(met)
+            return
         if len(met) == 1:
             (player, goals), = met.items()
             st.winner = player
@@ -553,6 +618,8 @@ class Engine(Quantities, Responses):
     def reshuffle(self) -> bool:
         """The draw pile is empty: shuffle the discard pile into a new one."""
         st = self.state
+        if st.solo:
+            self.end_solo("the main deck has run out")
         if not st.discard:
             return False
         cards = list(st.discard)
@@ -665,8 +732,12 @@ class Engine(Quantities, Responses):
 
     def place_rule(self, card: int, by: str) -> None:
         st = self.state
-        displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
-        old = [r for r in st.rules if st.defs[r].key in displaced]
+        if st.solo:
+            mine = self.solo_category(card)
+            old = [r for r in st.rules if self.solo_category(r) == mine]
+        else:
+            displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
+            old = [r for r in st.rules if st.defs[r].key in displaced]
         with self.atomic():
             if card in st.resolving:
                 st.resolving.remove(card)
@@ -677,6 +748,8 @@ class Engine(Quantities, Responses):
                     st.discard.insert(0, r)
                     st.defs[r].impl.on_leave(self, r, by)
                 decided = {self.graph.replace_ruling(st.defs[card].key, st.defs[r].key) for r in old} - {""}
+                if st.solo:
+                    decided.add("rule-solo-rule-slots")
                 self.say(f"{self.name(card)} contradicts {self.names(old)}, which is discarded.",
                          *sorted(decided), "rule-new-rule-replaces-contradicting", "new-rule-coexist-or-replace")
             else:
@@ -1080,12 +1153,16 @@ class Engine(Quantities, Responses):
         if self.hand_limit() is not None or self.keeper_limit() is not None:
             self.say(f"{player} now has to respect the limits, as it is no longer their turn.",
                      "rule-limits-only-off-turn", *(("turn-end-still-limits",) if immediately else ()))
-        nxt = self.next_player()
-        if nxt == player:
-            st.turns_in_a_row += 1
-            self.say(f"{player} takes another turn.")
+        if st.solo:                       # Solo turns alternate with a rule from the Rules deck
+            self.solo_rules_step(player)
+            nxt = player
         else:
-            st.turns_in_a_row = 1
+            nxt = self.next_player()
+            if nxt == player:
+                st.turns_in_a_row += 1
+                self.say(f"{player} takes another turn.")
+            else:
+                st.turns_in_a_row = 1
         st.another_turn = False
         self.start_turn(nxt)
 

@@ -100,9 +100,6 @@ class Verdict:
 
 def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
     """The engine at the scenario's position, and the set-up step that explains it."""
-    if sc.solo:
-        node = sc.table.value.get("solo", sc.table)
-        raise InputError("Solo Fluxx (`solo: true`) is not supported by this engine yet", node.path, node.line, node.col)
     state = build_state(sc, seed)
     engine = Engine(sc.catalogue, state)
     engine.entries = []
@@ -135,6 +132,9 @@ def _deal(engine: Engine) -> None:
     engine.say(f"The Basic Rules go in the middle, and each player is dealt 3 cards one at a time from {st.active_player}; "
                "there is no Goal yet, so nobody can win until one is played.",
                "rule-setup-deal-three", "rule-game-starts-without-goal")
+    if st.solo:
+        engine.say("Solo Fluxx: the New Rules form their own Rules deck beside the Basic Rules, everything else is the "
+                   "main deck, and the three cards come from the main deck.", "rule-solo-setup")
     for p in order:
         creepers = [c for c in st.hands[p] if st.defs[c].type == "creeper"]
         if creepers:

@@ -30,7 +30,7 @@ EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "pl
                "pending", "rejected", "cites", "zones"]
 VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 ZONE_NAMES = ("hand", "keepers", "temp_hand")
-GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard")
+GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "scored")
 _COPIES = re.compile(r"^(.*?)\s+x\s*(\d+)$", re.IGNORECASE)
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -382,6 +382,14 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
                 out.append((ref.node, f"{ref.card.name} is listed in {prior[0]} (line {prior[1].line}) and in {zone}: "
                                       "a card stands in one zone only"))
             where.setdefault(ref.card.key, (zone, ref.node))
+    if sc.solo:
+        for ref in pos["rules_pile"]:
+            if ref.card.type != RULE:
+                out.append((ref.node, f"{ref.card.name} is not a New Rule: the Solo Rules deck holds only New Rules"))
+        for ref in pos["draw_pile"]:
+            if ref.card.type == RULE:
+                out.append((ref.node, f"{ref.card.name} is a New Rule: in Solo Fluxx New Rules form their own deck "
+                                      "(table.rules_pile), apart from the main deck"))
     # plays already made must have left a card somewhere visible
     visible = len(pos["discard"]) + sum(len(v) for v in pos["keepers"].values()) + len(pos["rules"]) + len(pos["goals"])
     if pos["played"] > visible:
@@ -419,6 +427,9 @@ def build_state(sc: Scenario, seed: int = 0) -> State:
     st.goals = make(pos["goals"])
     st.draw_pile = make(pos["draw_pile"])
     st.discard = make(pos["discard"])
+    st.rules_pile = make(pos["rules_pile"])
+    st.scored = make(pos["scored"])
+    st.solo = sc.solo
     basic = sc.catalogue.resolve("Basic Rules")
     defs.append(basic)
     st.basic = len(defs) - 1

@@ -93,6 +93,10 @@ class State:
     draw_pile: list[int] = field(default_factory=list)
     discard: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
+    rules_pile: list[int] = field(default_factory=list)   # Solo Fluxx: the Rules deck, top first
+    scored: list[int] = field(default_factory=list)       # Solo Fluxx: Goals scored
+    solo: bool = False
+    ended: bool = False                                   # the game ended without a winner (Solo)
     resolving: list[int] = field(default_factory=list)
     temp_hands: list[TempHand] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
@@ -128,7 +132,7 @@ class State:
 
     @property
     def game_over(self) -> bool:
-        return self.winner is not None or self.everyone_loses
+        return self.winner is not None or self.everyone_loses or self.ended
 
     def snapshot(self) -> "State":
         """A copy to restore if the next action is canceled; it keeps no windows of its
@@ -144,6 +148,7 @@ class State:
             keepers={p: list(c) for p, c in self.keepers.items()},
             rules=list(self.rules), meta_rules=list(self.meta_rules), goals=list(self.goals),
             draw_pile=list(self.draw_pile), discard=list(self.discard), removed=list(self.removed),
+            rules_pile=list(self.rules_pile), scored=list(self.scored), solo=self.solo, ended=self.ended,
             resolving=list(self.resolving), temp_hands=[t.copy() for t in self.temp_hands],
             eliminated=list(self.eliminated), attachments=dict(self.attachments), basic=self.basic,
             waiting={p: list(v) for p, v in self.waiting.items()}, secrets=dict(self.secrets),
@@ -171,7 +176,7 @@ class State:
             zones[f"{p}.temp_hand"] = frames[-1].cards if frames else []
         zones.update(rules=self.rules, meta_rules=self.meta_rules, goals=self.goals,
                      draw_pile=self.draw_pile, discard=self.discard, removed=self.removed,
-                     resolving=self.resolving)
+                     resolving=self.resolving, rules_pile=self.rules_pile, scored=self.scored)
         return zones
 
     def every_card(self) -> list[int]:
@@ -179,7 +184,7 @@ class State:
         cards += [c for p in self.players for c in self.keepers[p]]
         cards += [c for t in self.temp_hands for c in t.cards]
         cards += self.rules + self.meta_rules + self.goals + self.draw_pile + self.discard
-        cards += self.removed + self.resolving
+        cards += self.removed + self.resolving + self.rules_pile + self.scored
         if self.basic is not None:
             cards.append(self.basic)
         return cards
@@ -217,4 +222,9 @@ class State:
             out["winner"] = self.winner
         if self.everyone_loses:
             out["everyone_loses"] = True
+        if self.solo:
+            out["rules_pile"] = len(self.rules_pile)
+            out["scored"] = [n(c) for c in self.scored]
+        if self.ended:
+            out["ended"] = True
         return out

@@ -11,3 +11,4 @@ __all__ = ["REGISTRY", "Mechanic", "Param", "register", "load_all"]
 
 def load_all() -> None:
     from adjudicator.mechanics import actions, faq, free_actions, goals, keepers, mystery, rules, star, surprises  # noqa: F401
+    from adjudicator.mechanics import eco, pirate  # noqa: F401

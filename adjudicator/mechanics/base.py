@@ -109,6 +109,11 @@ class Mechanic:
     def winners(self, e: "Engine", card: int) -> set[str]:
         return set()
 
+    def required_cards(self, e: "Engine", card: int, player: str) -> list[int]:
+        """The cards in front of `player` this Goal needed (discarded when it is scored
+        in Solo Fluxx)."""
+        return []
+
     def requires(self, e: "Engine", card: int) -> frozenset[str]:
         """Creepers this goal names as needed (so they do not block it)."""
         return frozenset()

@@ -34,6 +34,26 @@ class KeeperGoal(Mechanic):
     def requires(self, e, card):
         return frozenset(e.state.defs[card].params["needs_creepers"])
 
+    def required_cards(self, e, card, player):
+        st = e.state
+        p_ = st.defs[card].params
+        out: list[int] = []
+
+        def take(wanted: str) -> None:
+            tag = wanted[4:] if wanted.startswith("tag:") else None
+            for k in st.keepers[player]:
+                if k not in out and ((tag in st.defs[k].tags) if tag else st.defs[k].name == wanted):
+                    out.append(k)
+                    return
+
+        for name in p_["needs"] + p_["needs_creepers"]:
+            take(name)
+        extra = e.num(card, "any_count") if p_["any_count"] else 0
+        for name in p_["any_of"]:
+            if extra and sum(1 for k in out if any(st.defs[k].name == n for n in p_["any_of"])) < extra:
+                take(name)
+        return out
+
     def winners(self, e, card):
         st = e.state
         p_ = st.defs[card].params

@@ -1,0 +1,179 @@
+"""Pirate Fluxx: Plunder (the New Rule that makes taking another player's Keeper
+legal), the Captain's Hat (its holder is the Captain), and the two Creepers with their
+ways out: Scurvy (cured by Limes or Oranges, passed on after a while) and Shackles
+(paid off with a Booty Keeper, or handed on by the Captain).
+
+The Booty and Ship icons are Keeper tags (`booty`, `ship`); Goals name them as
+`tag:booty` / `tag:ship`. The seed rulebook (`shared/seeds/003_*`) gives these cards
+only in its FAQ answers, so the details each mechanic adds are stated in the card
+records' notes.
+"""
+
+from __future__ import annotations
+
+from adjudicator.mechanics.base import GOAL, KEEPER, RULE, Mechanic, Param, register
+from adjudicator.mechanics.keepers import BlockingCreeper
+
+
+def captain(e) -> str | None:
+    """The Captain: whoever has a working Captain's Hat in front of them."""
+    st = e.state
+    for p in st.players:
+        if p in st.eliminated:
+            continue
+        for k in st.keepers[p]:
+            if st.defs[k].mechanic == "captain_hat" and st.defs[k].impl.power_active(e, k):
+                return p
+    return None
+
+
+@register
+class CaptainsHat(Mechanic):
+    """The Captain's Hat: its holder is the Captain (Shackles read it)."""
+
+    name = "captain_hat"
+    card_types = frozenset({KEEPER})
+    summary = "its holder is the Captain"
+
+
+@register
+class Plunder(Mechanic):
+    """Plunder: on your turn, once, you may take a Keeper another player has in front of
+    them. Without a card like this, grabbing a Keeper is cheating."""
+
+    name = "plunder"
+    card_types = frozenset({RULE})
+    free_action = True
+    once_per_turn = True
+    coexists = {"slot:play": "rule-free-actions-anytime-not-plays"}
+    summary = "once a turn, take a Keeper from another player"
+    rulings = ("grab-keeper-cheating", "rule-free-actions-anytime-not-plays")
+
+    def _targets(self, e, player):
+        st = e.state
+        return [k for p in e.seat_order(start=player) if p != player for k in st.keepers[p] if st.defs[k].type == KEEPER]
+
+    def cannot_use(self, e, card, player):
+        if not self._targets(e, player):
+            return ("no other player has a Keeper to plunder", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        target = e.choose("card", player, f"{player} picks the Keeper to plunder", self._targets(e, player))
+        owner = st.owner_of_keeper(target)
+        e.note_victim(owner)
+        e.detach(target)
+        st.keepers[owner].remove(target)
+        st.keepers[player].append(target)
+        e.say(f"{player} plunders {e.name(target)} from {owner}: with {e.name(card)} on the table taking another "
+              "player's Keeper is allowed, where otherwise it would be cheating.", "grab-keeper-cheating")
+
+
+@register
+class Scurvy(BlockingCreeper):
+    """Scurvy: blocks its holder. It is discarded as soon as its holder has one of the
+    curing Keepers (Limes, Oranges) in front of them, and a holder who began their turn
+    with it may pass it to another player (a free action)."""
+
+    name = "scurvy"
+    params = {"cured_by": Param("names")}
+    free_action = True
+    summary = "blocks; cured by the named Keepers; may be passed on by a holder who began the turn with it"
+    rulings = ("getting-rid-of-creepers",)
+
+    @staticmethod
+    def _mark(card, player):
+        return f"scurvy-held:{card}:{player}"
+
+    def start_of_turn(self, e, card, player):
+        e.state.free_used.append(self._mark(card, player))
+
+    def on_checkpoint(self, e, card, owner):
+        st = e.state
+        cures = set(st.defs[card].params["cured_by"])
+        fruit = next((k for k in st.keepers[owner] if st.defs[k].name in cures), None)
+        if fruit is None:
+            return
+        st.keepers[owner].remove(card)
+        e.to_discard(card)
+        e.say(f"{owner} has {e.name(fruit)}, which cures {e.name(card)}: it is discarded ({e.name(fruit)} stays).",
+              "getting-rid-of-creepers")
+
+    def cannot_use(self, e, card, player):
+        if self._mark(card, player) not in e.state.free_used:
+            return (f"{player} may pass {e.name(card)} on only after having it a while: the engine reads that as a turn "
+                    f"of theirs that began with {e.name(card)} already in front of them", "getting-rid-of-creepers")
+        if len(e.seat_order()) < 2:
+            return ("there is nobody to pass it to", None)
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        to = e.choose("player", player, f"{player} picks who gets {e.name(card)}",
+                      [p for p in e.seat_order(start=player) if p != player])
+        st.keepers[player].remove(card)
+        e.place_in_front(to, card)
+        e.say(f"{player} has had {e.name(card)} a while and passes it on to {to}.", "getting-rid-of-creepers")
+
+
+@register
+class Shackles(BlockingCreeper):
+    """Shackles: blocks its holder, who may discard it by also discarding one of their
+    Keepers with the Booty icon; a holder who is the Captain instead chooses who gets
+    the Shackles."""
+
+    name = "shackles"
+    params = {"cost_tag": Param("str")}
+    free_action = True
+    summary = "blocks; discarded at the cost of a Booty Keeper, or handed on by a holder who is the Captain"
+    rulings = ("getting-rid-of-creepers",)
+
+    def _payments(self, e, card, player):
+        st = e.state
+        tag = st.defs[card].params["cost_tag"]
+        return [k for k in st.keepers[player] if st.defs[k].type == KEEPER and tag in st.defs[k].tags]
+
+    def cannot_use(self, e, card, player):
+        if captain(e) == player:
+            if len(e.seat_order()) < 2:
+                return ("there is nobody to give the Shackles to", None)
+            return None
+        if not self._payments(e, card, player):
+            tag = e.state.defs[card].params["cost_tag"]
+            return (f"{player} has no {tag.title()} Keeper to pay for discarding {e.name(card)}, and is not the Captain",
+                    "getting-rid-of-creepers")
+        return None
+
+    def use(self, e, card, player):
+        st = e.state
+        if captain(e) == player:
+            to = e.choose("player", player, f"The Captain, {player}, decides who has {e.name(card)}",
+                          [p for p in e.seat_order(start=player) if p != player])
+            st.keepers[player].remove(card)
+            e.place_in_front(to, card)
+            e.say(f"{player} is the Captain and so decides who has {e.name(card)}: {to}.", "getting-rid-of-creepers")
+            return
+        pay = e.choose("card", player, f"{player} picks the Booty Keeper that pays for discarding {e.name(card)}",
+                       self._payments(e, card, player))
+        with e.atomic():
+            for c in (card, pay):
+                st.keepers[player].remove(c)
+                e.to_discard(c)
+        e.say(f"{player} pays {e.name(pay)} to be rid of {e.name(card)}: both are discarded.", "getting-rid-of-creepers")
+
+
+@register
+class UnjudgedGoal(Mechanic):
+    """A Goal of which our material gives only part of the requirement: the engine
+    cannot tell who meets it, so nobody wins by it here. The Creepers it is known to
+    need do not block it."""
+
+    name = "unjudged_goal"
+    card_types = frozenset({GOAL})
+    params = {"needs_creepers": Param("names", required=False, default=[]),
+              "needs": Param("names", required=False, default=[])}
+    summary = "part of the requirement is unknown: the engine never declares a winner by it"
+
+    def requires(self, e, card):
+        return frozenset(e.state.defs[card].params["needs_creepers"])

@@ -30,7 +30,7 @@ EDITIONS = {
     "faq": "cards named in the online FAQ (other editions and promos)",
 }
 _RECORD_KEYS = ["name", "type", "editions", "aliases", "mechanic", "params", "numerals",
-                "tags", "effect", "certainty", "note", "generic"]
+                "tags", "effect", "certainty", "note", "generic", "copies"]
 _DEFAULT_MECHANIC = {"keeper": "keeper", "creeper": "blocking_creeper", "basic": "basic_rules"}
 
 
@@ -52,6 +52,7 @@ class CardDef:
     certainty: str = "full"
     note: str = ""
     generic: bool = False
+    copies: int = 1               # physical copies in a deck (stand-ins stand for many cards)
 
     @functools.cached_property
     def impl(self):
@@ -208,6 +209,7 @@ def _read_records(text: str, path: str) -> list[CardDef]:
             certainty=certainty,
             note=fields["note"].as_str("note") if "note" in fields else "",
             generic=fields["generic"].as_bool("generic") if "generic" in fields else False,
+            copies=fields["copies"].as_int("copies", 1, 999) if "copies" in fields else 1,
         ))
     return out
 
@@ -226,7 +228,7 @@ def _merge(records: list[CardDef]) -> list[CardDef]:
                     mechanic=other.mechanic, params=other.params, numerals=other.numerals,
                     aliases=tuple(dict.fromkeys(other.aliases + rec.aliases)),
                     tags=other.tags | rec.tags, effect=other.effect, certainty=other.certainty,
-                    note=other.note, generic=other.generic or rec.generic)
+                    note=other.note, generic=other.generic or rec.generic, copies=max(other.copies, rec.copies))
                 break
         else:
             group.append(rec)

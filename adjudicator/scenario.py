@@ -378,7 +378,7 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
                     out.append((ref.node, "the Basic Rules are always in play; do not list them"))
                 continue
             prior = where.get(ref.card.key)
-            if prior and prior[0] != zone:
+            if prior and prior[0] != zone and ref.card.copies == 1:
                 out.append((ref.node, f"{ref.card.name} is listed in {prior[0]} (line {prior[1].line}) and in {zone}: "
                                       "a card stands in one zone only"))
             where.setdefault(ref.card.key, (zone, ref.node))

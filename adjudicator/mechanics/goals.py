@@ -17,6 +17,19 @@ def _has(e, player: str, wanted: str) -> bool:
     return any(st.defs[k].name == wanted for k in st.keepers[player])
 
 
+def _count_any(e, player: str, wanted: list[str]) -> int:
+    """How many of `wanted` a player has: each named card once, and every card that
+    carries a wanted tag (`tag:NAME`)."""
+    st = e.state
+    total = 0
+    for w in wanted:
+        if w.startswith("tag:"):
+            total += sum(1 for k in st.keepers[player] if w[4:] in st.defs[k].tags)
+        elif _has(e, player, w):
+            total += 1
+    return total
+
+
 @register
 class KeeperGoal(Mechanic):
     name = "keeper_goal"
@@ -64,7 +77,7 @@ class KeeperGoal(Mechanic):
         for p in st.players:
             if not all(_has(e, p, n) for n in p_["needs"]) or not all(_has(e, p, n) for n in p_["needs_creepers"]):
                 continue
-            if need_any and sum(1 for n in p_["any_of"] if _has(e, p, n)) < need_any:
+            if need_any and _count_any(e, p, p_["any_of"]) < need_any:
                 continue
             if st.defs[card].type == UNGOAL or not e.blocked(p, card):
                 out.add(p)

@@ -603,7 +603,8 @@ class Engine(Quantities, Responses):
             (player, goals), = met.items()
             st.winner = player
             whose = "" if player == st.active_player else f", even though it is {st.active_player}'s turn"
-            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn")
+            extra = [c for g in goals for c in st.defs[g].impl.win_cites(self, g)]
+            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra)
             raise _GameEnded()
         elif len(met) > 1:
             key = frozenset(met)

@@ -109,6 +109,10 @@ class Mechanic:
     def winners(self, e: "Engine", card: int) -> set[str]:
         return set()
 
+    def win_cites(self, e: "Engine", card: int) -> tuple[str, ...]:
+        """Rulings that decide how this Goal is met, cited when someone meets it."""
+        return ()
+
     def required_cards(self, e: "Engine", card: int, player: str) -> list[int]:
         """The cards in front of `player` this Goal needed (discarded when it is scored
         in Solo Fluxx)."""

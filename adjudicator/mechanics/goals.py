@@ -47,6 +47,11 @@ class KeeperGoal(Mechanic):
     def requires(self, e, card):
         return frozenset(e.state.defs[card].params["needs_creepers"])
 
+    def win_cites(self, e, card):
+        # "N or more of these": like any Goal, all of them in front of one player
+        many = e.state.defs[card].params["any_count"] >= 2
+        return ("rule-keepers-in-play-for-goals-powers",) + (("thanksgiving-keepers-in-front",) if many else ())
+
     def required_cards(self, e, card, player):
         st = e.state
         p_ = st.defs[card].params

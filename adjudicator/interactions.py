@@ -294,6 +294,14 @@ def explain_pair(catalogue, a: str, b: str, max_len: int = 3, graph: nx.MultiDiG
         rid = g.nodes[rn]["name"]
         out.append(PathExplanation(f"Ruling {rid} decides how {_label(g, na)} and {_label(g, nb)} meet: "
                                    f"{g.nodes[rn].get('question', '')}", [rid], [na, rn, nb]))
+    # a Surprise meets a card through the kind of card it cancels
+    for x, y in ((na, nb), (nb, na)):
+        kinds = {n for _, n, k in g.out_edges(y, keys=True) if k == "is_a"}
+        for _, target, key, data in g.out_edges(x, keys=True, data=True):
+            if key == "cancels" and target in kinds:
+                rulings = [data["ruling"]] if data.get("ruling") else []
+                out.append(PathExplanation(f"{_label(g, x)} can cancel {_label(g, target)} just played, and "
+                                           f"{_label(g, y)} is one.", rulings, [x, target, y]))
     # structural paths through slots and concepts only: never through other cards,
     # rulings, scenarios or the card-type hubs
     skip = {n for n, d in g.nodes(data=True) if d.get("kind") in ("ruling", "scenario", "alias")

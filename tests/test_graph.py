@@ -124,3 +124,26 @@ def test_graph_cli(capsys):
     out = capsys.readouterr().out
     assert "play-all-vs-turn-end" in out and "gowi-swap-dont-contradict-play-all" in out
     assert main(["graph", "neighbors", "Nope Card"]) == 2
+
+
+@pytest.mark.parametrize("surprise,card,ruling", [
+    ("Canceled Plans", "Toast", "surprise-can-stop-win"),
+    ("That's Mine", "Milk", "surprise-can-stop-win"),
+    ("Veto!", "Play 3", "vetoed-rule-old-stays"),
+    ("Belay That!", "Trade Hands", "stop-that-vs-free-action"),
+])
+def test_which_surprise_stops_which_card(cat, full, surprise, card, ruling):
+    paths = explain_pair(cat, surprise, card, graph=full)
+    assert any("can cancel" in p.sentence and ruling in p.rulings for p in paths), [p.sentence for p in paths]
+
+
+def test_cancels_edges_come_from_the_surprise_mechanics(full):
+    assert full.has_edge("card:Stop That!", "concept:type:action", key="cancels")
+    assert not full.has_edge("card:Stop That!", "concept:type:keeper", key="cancels")
+    assert full.has_edge("alias:Belay That!", "card:Stop That!", key="alias_of")
+
+
+def test_double_and_triple_agenda_replace_each_other(cat):
+    g = graph_for(cat)
+    assert g.displaced_by("Triple Agenda", ["Double Agenda"]) == {"Double Agenda"}
+    assert g.replace_ruling("Triple Agenda", "Double Agenda") == "double-triple-agenda-exclusive"

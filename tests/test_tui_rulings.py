@@ -5,31 +5,15 @@ two cards explained, the command palette."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
 from rulings.corpus import load_corpus, scenarios_citing
+from test_tui_support import _private_cache, until  # noqa: F401 (an autouse fixture)
 from tui.app import FluxxJudgeApp
 from tui.screens.interactions import NOT_YET, InteractionsScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.rulings import RulingScreen, RulingsScreen
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory, monkeypatch):
-    """One rulings cache for all the app tests of the session (the index is built once)."""
-    cache = tmp_path_factory.getbasetemp() / "tui-cache"
-    cache.mkdir(exist_ok=True)
-    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(cache))
-
-
-async def until(pilot, condition, timeout: float = 15.0) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError("the app did not get there in time")
-        await pilot.pause(0.02)
 
 
 async def rulings_ready(pilot) -> RulingsScreen:
@@ -76,7 +60,8 @@ async def test_search_open_a_ruling_and_jump_to_a_scenario_that_demonstrates_it(
         text = str(ruling.query_one("#ruling-text").render())
         assert rid in text and "Q:" in text and "A:" in text
         ids = [o.id or "" for o in links.options]
-        assert any(i.startswith("card:") for i in ids) or "no card named" in " ".join(str(o.prompt) for o in links.options)
+        prompts = " ".join(str(o.prompt) for o in links.options)
+        assert any(i.startswith("card:") for i in ids) or "no card named" in prompts
         first = next(i for i, o in enumerate(links.options) if (o.id or "").startswith("sc:"))
         links.highlighted = first
         path = links.options[first].id[3:]
@@ -156,8 +141,8 @@ async def test_the_command_palette_finds_rulings_cards_and_scenarios():
     async with app.run_test(size=(120, 40)) as pilot:
         await rulings_ready(pilot)
         await pilot.press("ctrl+p")
-        await pilot.press(*"surprise-too-late")
-        await pilot.pause(0.5)
+        await until(pilot, lambda: app.screen.query("CommandInput"))
+        app.screen.query_one("CommandInput").value = "surprise-too-late"
         await until(pilot, lambda: app.screen.query("CommandList") and app.screen.query_one("CommandList").option_count)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, RulingScreen))

@@ -45,7 +45,9 @@ def test_search_in_a_real_terminal(tmp_path):
         subprocess.run(["tmux", "send-keys", "-t", session, "-l", "play all turn end"], check=True)
         shown = wait_for(session, "rulings found", "play-all-vs-turn-end")
         assert "Play All is on the table" in shown            # the top hit's question
-        subprocess.run(["tmux", "send-keys", "-t", session, "Enter", "Enter"], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)    # to the results
+        time.sleep(0.3)
+        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)    # open the top hit
         wait_for(session, "Q: Play All is on the table", "Scenarios that demonstrate it")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -10,7 +10,6 @@ runs in a worker thread, so the app opens fast and never freezes.
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -63,25 +62,13 @@ def _scenario_commands():
 
 
 def library_scenarios() -> list[tuple[str, str]]:
-    """(path, "title  (id)") for every scenario of the built-in library."""
+    """(path, "title  (id)") for every scenario of the built-in library ([] if unreadable)."""
     try:
         from rulings.corpus import scenario_refs
 
         return [(r.path, f"{r.title or r.id}  ({r.id})") for r in scenario_refs()]
     except Exception:
-        pass
-    import yaml
-
-    from scenarios import library_path
-
-    out = []
-    for path in sorted(library_path().rglob("*.yaml")):
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            out.append((str(path), f"{data.get('title') or path.stem}  ({data.get('id') or path.stem})"))
-        except Exception:
-            continue
-    return out
+        return []
 
 
 def in_library(path: str | None) -> bool:
@@ -161,7 +148,8 @@ class FluxxJudgeApp(App[int]):
     def get_system_commands(self, screen: Screen):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Table", "Build or fix a table position (F2)", lambda: self.action_mode("table"))
-        yield SystemCommand("Replay", "Step through the dispute and its verdict (F3)", lambda: self.action_mode("replay"))
+        yield SystemCommand("Replay", "Step through the dispute and its verdict (F3)",
+                            lambda: self.action_mode("replay"))
         yield SystemCommand("Rulings", "Search the official rulings (F4)", lambda: self.action_mode("rulings"))
         yield SystemCommand("Cards", "How two cards interact (F5)", lambda: self.action_mode("interactions"))
         yield SystemCommand("Open scenario", "Open a scenario file (Ctrl+O)", self.action_open)
@@ -193,7 +181,7 @@ class FluxxJudgeApp(App[int]):
         def go() -> None:
             self.session = Session.open(path)
             if self.session.error:
-                self.notify(str(self.session.error), title="Cannot open", severity="error", timeout=8)
+                self.notify(str(self.session.error), title="Cannot open", severity="error", timeout=8, markup=False)
             self.show_mode(mode)
             self._session_replaced()
 
@@ -250,10 +238,11 @@ class FluxxJudgeApp(App[int]):
         try:
             wrote = self.session.save(path)
         except (OSError, ValueError) as exc:
-            self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+            self.notify(f"Not saved: {exc}", severity="error", timeout=8, markup=False)
             return
         name = os.path.basename(self.session.path or "")
-        self.notify(f"Saved {name}." if wrote else f"{name} is already up to date (the file was not rewritten).")
+        self.notify(f"Saved {name}." if wrote else f"{name} is already up to date (the file was not rewritten).",
+                    markup=False)
         refresh = getattr(self.screen, "session_saved", None)
         if refresh:
             refresh()

@@ -57,8 +57,11 @@ class RulingCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
+        wanted = query.strip().lower().removeprefix("ruling").strip()
         for rid, text, summary in self.rulings:
             score = matcher.match(text)
+            if rid == wanted:
+                score += 1000                 # the exact id comes first
             if score > 0:
                 yield Hit(score, matcher.highlight(text), partial(self.app.open_ruling, rid), help=summary)
 

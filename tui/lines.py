@@ -17,7 +17,7 @@ from typing import Any
 
 from tui import scenario_io
 
-VERBS = ("play", "surprise", "use", "choose", "random", "end_turn")
+VERBS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 _GROUP_ORDER = {"surprise": 0, "play": 1, "use": 2, "end_turn": 3}
 
 
@@ -85,6 +85,10 @@ def event_label(ev: dict[str, Any]) -> str:
         return f"{who}ends the turn"
     if "random" in ev:
         return f"chance picks {ev['random']}"
+    if "join" in ev:
+        return f"{ev['join']} joins the game"
+    if "leave" in ev:
+        return f"{ev['leave']} leaves the game"
     if "choose" in ev:
         return f"{who}chooses {_answer_text(ev['choose'])}"
     return scenario_io.dump(ev).strip()
@@ -107,8 +111,8 @@ def event_from_engine(ev, catalogue) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if ev.verb == "end_turn":
         out["end_turn"] = True
-    elif ev.verb == "choose":
-        out["choose"] = ev.answer
+    elif ev.verb in ("choose", "join", "leave"):
+        out[ev.verb] = ev.answer
     else:
         out[ev.verb] = catalogue.get(ev.card).name
     if ev.by:
@@ -120,7 +124,7 @@ def event_from_engine(ev, catalogue) -> dict[str, Any]:
 
 def parse_typed(text: str) -> dict[str, Any]:
     """Read an event typed by the user: `play Milk by Ann`, `surprise: Stop That! by Cal
-    against Time Portal`, `end_turn`, `choose [Bread, Milk]`. Raises ValueError."""
+    against Time Portal`, `end_turn`, `choose [Bread, Milk]`, `join Dee`. Raises ValueError."""
     text = text.strip()
     if not text:
         raise ValueError("type an event, such as: play Milk by Ann")
@@ -140,6 +144,10 @@ def parse_typed(text: str) -> dict[str, Any]:
         if value is None:
             raise ValueError("choose needs an answer: a card, a player, yes/no, or a list like [Bread, Milk]")
         return {"choose": value}
+    if verb in ("join", "leave"):
+        if not rest:
+            raise ValueError(f"{verb} needs a player's name, as in: {verb} Dee")
+        return {verb: rest}
     padded = f" {rest} "
     low = padded.lower()
     found = sorted((low.rfind(f" {kw} "), kw) for kw in ("by", "against") if low.rfind(f" {kw} ") >= 0)
@@ -178,7 +186,7 @@ def menu(engine, catalogue) -> list[MenuItem]:
         if d.chance:
             items += [MenuItem(f"chance picks {n}", {"random": n}, group=group) for n in dict.fromkeys(names)]
         elif d.kind in ("yes_no", "table"):
-            items += [MenuItem(label, {"choose": value}, group=group) for label, value in (("yes", "yes"), ("no", "no"))]
+            items += [MenuItem(answer, {"choose": answer}, group=group) for answer in ("yes", "no")]
         elif d.kind in ("card", "player", "number"):
             values = names if d.kind != "number" else list(d.options)
             items += [MenuItem(f"{d.by} chooses {v}", {"choose": v}, group=group) for v in dict.fromkeys(values)]
@@ -234,7 +242,8 @@ def table_zones(table: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def diff_tables(prev: dict[str, Any] | None, cur: dict[str, Any]) -> list[tuple[str, list[tuple[str, bool]], list[str]]]:
+def diff_tables(prev: dict[str, Any] | None,
+                cur: dict[str, Any]) -> list[tuple[str, list[tuple[str, bool]], list[str]]]:
     """Per zone: the cards (flagged when new at this step) and the cards that left it."""
     before = dict(table_zones(prev)) if prev else {}
     rows = []

@@ -138,8 +138,9 @@ def rename_player(doc: dict, old: str, new: str) -> None:
             table[kind] = {(new if same(k) else k): v for k, v in mapping.items()}
     for ev in doc.get("events") or []:
         if isinstance(ev, dict):
-            if same(ev.get("by")):
-                ev["by"] = new
+            for key in ("by", "join", "leave"):
+                if same(ev.get(key)):
+                    ev[key] = new
             if isinstance(ev.get("expect"), dict):
                 _rename_in_expect(ev["expect"], same, new)
     if isinstance(doc.get("expect"), dict):
@@ -257,7 +258,9 @@ def check_table(table: Any, cat=None) -> list[Problem]:
                 player(who, kind)
         pos[kind] = {p: refs(f"{kind}.{p}") for p in names}
     eliminated = table.get("eliminated") or []
-    pos["eliminated"] = [q for q in (player(p, "eliminated") for p in eliminated) if q] if isinstance(eliminated, list) else []
+    if not isinstance(eliminated, list):
+        eliminated = []
+    pos["eliminated"] = [q for q in (player(p, "eliminated") for p in eliminated) if q]
     if turn in pos["eliminated"]:
         out.append(Problem(f"{turn} is eliminated and cannot be the active player", "turn"))
     table_node = Node({"played": node(pos["played"], "played", None)}, 0, 0, "")

@@ -25,7 +25,8 @@ from adjudicator import strictyaml
 TOP_ORDER = ("format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle")
 TABLE_ORDER = ("players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
                "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions")
-EVENT_ORDER = ("play", "surprise", "use", "choose", "random", "end_turn", "by", "against", "note", "expect")
+EVENT_ORDER = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "against", "note",
+               "expect")
 EXPECT_ORDER = ("winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",
                 "pending", "rejected", "cites", "zones")
 ZONE_SPEC_ORDER = ("has", "lacks", "size", "top")
@@ -137,7 +138,8 @@ def _order_for(path: tuple[str, ...]) -> tuple[str, ...]:
     return ()
 
 
-def _emit_map(mapping: dict, indent: int, path: tuple[str, ...], lines: list[str], first_prefix: str | None = None) -> None:
+def _emit_map(mapping: dict, indent: int, path: tuple[str, ...], lines: list[str],
+              first_prefix: str | None = None) -> None:
     pad = " " * indent
     for i, (key, value) in enumerate(_ordered(mapping, _order_for(path))):
         lead = first_prefix if (i == 0 and first_prefix is not None) else pad

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.errors import InputError
-from tui import scenario_io
 
 NEW_ID = "new-dispute"
 
@@ -47,6 +46,8 @@ class Session:
     def open(cls, path: str) -> "Session":
         """Open a scenario file. A file that is not a scenario at all gives a session
         with `error` set (and a fresh document); the file itself is never touched."""
+        from tui import scenario_io
+
         path = os.path.abspath(os.path.expanduser(path))
         text = None
         try:
@@ -91,6 +92,8 @@ class Session:
 
     def scenario_text(self) -> str:
         """The scenario as YAML: the file's own text while nothing changed."""
+        from tui import scenario_io
+
         if self.text is not None and not self.changed:
             return self.text
         return scenario_io.dump(self.doc)
@@ -104,6 +107,8 @@ class Session:
         """The engine's Scenario for this document (or a variant of it). Raises InputError."""
         from adjudicator import strictyaml
         from adjudicator.scenario import parse_scenario
+
+        from tui import scenario_io
 
         if doc is None or doc == self.doc:
             text, name = self.scenario_text(), self.source_name()
@@ -120,6 +125,8 @@ class Session:
             raise ValueError("no file name given")
         if target != self.path and self.doc.get("id") in (None, NEW_ID):
             self.doc["id"] = id_from_path(target)
+        from tui import scenario_io
+
         text = self.scenario_text()
         wrote = scenario_io.write_atomic(target, text)
         self.path, self.text, self.saved = target, text, copy.deepcopy(self.doc)

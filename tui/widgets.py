@@ -175,7 +175,7 @@ class ChoiceModal(ModalScreen[str | None]):
             if grp and grp != group:
                 options.append(Option(Text(grp, style="bold underline"), disabled=True))
                 group = grp
-            options.append(Option(label, id=cid))
+            options.append(Option(Text(label) if isinstance(label, str) else label, id=cid))   # no markup
         with Vertical(classes="dialog-box"):
             yield Label(self.title_text, classes="dialog-title")
             yield OptionList(*options, id="choice-list")
@@ -261,7 +261,7 @@ class DealModal(ModalScreen[dict | None]):
             yield Static("Enter: give the card to the next player - d: done - Esc: cancel", classes="dialog-hint")
 
     def _options(self) -> list[Option]:
-        return [Option(f"{c}  ->  {self.to[i]}", id=str(i)) for i, c in enumerate(self.cards)]
+        return [Option(Text(f"{c}  ->  {self.to[i]}"), id=str(i)) for i, c in enumerate(self.cards)]
 
     @on(OptionList.OptionSelected)
     def _cycle(self, event: OptionList.OptionSelected) -> None:
@@ -269,7 +269,7 @@ class DealModal(ModalScreen[dict | None]):
         i = int(event.option.id)
         self.to[i] = self.players[(self.players.index(self.to[i]) + 1) % len(self.players)]
         ol = self.query_one(OptionList)
-        ol.replace_option_prompt(str(i), f"{self.cards[i]}  ->  {self.to[i]}")
+        ol.replace_option_prompt(str(i), Text(f"{self.cards[i]}  ->  {self.to[i]}"))
 
     def action_done(self) -> None:
         out: dict[str, list[str]] = {}
@@ -359,7 +359,7 @@ class CardPicker(ModalScreen[str | None]):
         event.stop()
         result = self._result()
         if result is None:
-            self.notify("No card matches that name.", severity="warning")
+            self.notify("No card matches that name.", severity="warning", markup=False)
             return
         self.dismiss(result)
 
@@ -375,9 +375,10 @@ class CardPicker(ModalScreen[str | None]):
 
 
 class OpenModal(ModalScreen[str | None]):
-    """Open a scenario: type a path (with completion) or pick one from the library."""
+    """Open a scenario: type a path (with completion), or words that narrow the list of
+    the built-in library and pick one."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "to_list", "Library", show=False)]
 
     def __init__(self, library: list[tuple[str, str]]) -> None:
         super().__init__(classes="dialog")
@@ -386,23 +387,44 @@ class OpenModal(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("Open a scenario file", classes="dialog-title")
-            yield Input(placeholder="path/to/scenario.yaml (Tab completes)", suggester=PathSuggester(),
-                        id="open-path")
-            yield Label("or one from the built-in library:", classes="dialog-hint")
-            yield OptionList(*[Option(title, id=path) for path, title in self.library], id="open-library")
-            yield Static("Enter: open - Tab: next field - Esc: cancel", classes="dialog-hint")
+            yield Input(placeholder="path/to/scenario.yaml, or words to find a library scenario",
+                        suggester=PathSuggester(), id="open-path")
+            yield Label(f"The built-in library ({len(self.library)}):", classes="dialog-hint", id="open-count")
+            yield OptionList(*self._options(""), id="open-library")
+            yield Static("Enter: open - Down: the list - Esc: cancel", classes="dialog-hint")
+
+    def _options(self, words: str) -> list[Option]:
+        wanted = words.lower().split()
+        return [Option(Text(title), id=path) for path, title in self.library
+                if all(w in title.lower() for w in wanted)]
+
+    @on(Input.Changed, "#open-path")
+    def _narrow(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        words = "" if os.sep in text or text.endswith((".yaml", ".yml")) else text
+        ol = self.query_one("#open-library", OptionList)
+        ol.set_options(self._options(words))
+        if ol.option_count:
+            ol.highlighted = 0
+        self.query_one("#open-count", Label).update(f"The built-in library ({ol.option_count} of {len(self.library)}):")
 
     @on(Input.Submitted, "#open-path")
     def _path(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.value.strip():
-            self.dismiss(event.value.strip())
+        text = event.value.strip()
+        ol = self.query_one("#open-library", OptionList)
+        if text and (os.path.exists(os.path.expanduser(text)) or os.sep in text or text.endswith((".yaml", ".yml"))):
+            self.dismiss(text)             # a path (a missing file is reported when opened)
+        elif text and ol.highlighted is not None and ol.option_count:
+            self.dismiss(ol.get_option_at_index(ol.highlighted).id)
 
     @on(OptionList.OptionSelected, "#open-library")
     def _library(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option.id)
 
+    def action_to_list(self) -> None:
+        self.query_one("#open-library", OptionList).focus()
+
     def action_cancel(self) -> None:
         self.dismiss(None)
-

@@ -59,8 +59,8 @@ demonstrate it (opened in Replay). Esc goes back.
 
 ## Cards (F5): how two cards meet
 
-Type two cards (Enter in the second explains); **Ctrl+X** swaps them. Enter on a ruling
-opens it.
+Type two cards (Enter in the second, or **Ctrl+G**, explains); **Ctrl+T** swaps them.
+Enter on a ruling opens it.
 """
 
 

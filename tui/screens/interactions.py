@@ -57,23 +57,26 @@ class InteractionsScreen(Screen):
     """How two cards interact."""
 
     BINDINGS = [
-        Binding("ctrl+e", "explain", "Explain"),
-        Binding("ctrl+x", "swap", "Swap cards"),
+        Binding("ctrl+g", "explain", "Explain"),      # (Input keeps ctrl+e and ctrl+x for editing)
+        Binding("ctrl+t", "swap", "Swap cards"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.generation = 0
+        self.mounted = False
+        self.pending_pair: tuple[str | None, str | None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="pair-inputs"):
             with Horizontal(classes="pair-row"):
                 yield Label("First card ", classes="pair-label")
-                yield Input(placeholder="a card name or alias", suggester=CardSuggester(), id="card-a")
+                yield Input(placeholder="a card name or alias", suggester=CardSuggester(), id="card-a", compact=True)
             with Horizontal(classes="pair-row"):
                 yield Label("Second card", classes="pair-label")
-                yield Input(placeholder="another card (Enter explains)", suggester=CardSuggester(), id="card-b")
+                yield Input(placeholder="another card (Enter explains)", suggester=CardSuggester(), id="card-b",
+                            compact=True)
         yield Static("", id="pair-cards")
         yield Static(Text("Type two cards; Enter in the second explains how they meet.", style="dim"),
                      id="pair-status")
@@ -81,9 +84,16 @@ class InteractionsScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.mounted = True
         self.query_one("#card-a", Input).focus()
+        if self.pending_pair is not None:
+            self.set_pair(*self.pending_pair)
 
     def set_pair(self, a: str | None, b: str | None = None) -> None:
+        if not self.mounted:
+            self.pending_pair = (a, b)     # shown as soon as the screen is up
+            return
+        self.pending_pair = None
         self.query_one("#card-a", Input).value = a or ""
         self.query_one("#card-b", Input).value = b or ""
         if a and b:
@@ -122,7 +132,7 @@ class InteractionsScreen(Screen):
         a = self.query_one("#card-a", Input).value.strip()
         b = self.query_one("#card-b", Input).value.strip()
         if not a or not b:
-            self.notify("Name two cards first.", severity="warning")
+            self.notify("Name two cards first.", severity="warning", markup=False)
             return
         self.generation += 1
         self.query_one("#pair-status", Static).update(Text("Looking at how they meet...", style="italic"))
@@ -163,18 +173,19 @@ class InteractionsScreen(Screen):
         for i, (sentence, rids) in enumerate(result["paths"], 1):
             paths.add_option(Option(Text.assemble((f"{i}. ", "bold"), sentence), id=f"path:{i}",
                                     disabled=not rids))
-            for rid in rids:
+            for rid in rids:   # one ruling can back several paths: ids stay unique with the path number
                 summary = result.get("summaries", {}).get(rid, "")
-                paths.add_option(Option(Text.assemble("    ", (rid, "bold cyan"), f"  {summary}"), id=f"r:{rid}"))
+                paths.add_option(Option(Text.assemble("    ", (rid, "bold cyan"), f"  {summary}"), id=f"r:{rid}#{i}"))
         paths.focus()
 
     @on(OptionList.OptionSelected, "#pair-paths")
     def _open(self, event: OptionList.OptionSelected) -> None:
         oid = event.option.id or ""
         if oid.startswith("r:"):
-            self.app.open_ruling(oid[2:])
-        elif oid.startswith("path:"):
+            self.app.open_ruling(oid[2:].partition("#")[0])
+        elif oid.startswith("path:"):  # a path opens its first ruling
             ol = self.query_one("#pair-paths", OptionList)
             idx = ol.get_option_index(oid) + 1
-            if idx < ol.option_count and (ol.get_option_at_index(idx).id or "").startswith("r:"):
-                self.app.open_ruling(ol.get_option_at_index(idx).id[2:])
+            following = ol.get_option_at_index(idx).id or "" if idx < ol.option_count else ""
+            if following.startswith("r:"):
+                self.app.open_ruling(following[2:].partition("#")[0])

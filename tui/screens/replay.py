@@ -30,7 +30,7 @@ STATUS_MARK = {"setup": ("·", "dim"), "done": ("✓", "green"), "rejected": ("�
 STATUS_WORD = {"setup": "the position", "done": "done", "rejected": "REFUSED", "waiting": "waiting for a decision",
                "fault": "SCENARIO ERROR"}
 TYPE_HINT = ("play Milk by Ann  |  surprise Stop That! by Cal against Time Portal  |  use Mystery Play  |  "
-             "end_turn  |  choose [Bread, Milk]")
+             "end_turn  |  choose [Bread, Milk]  |  join Dee  |  leave Ben")
 
 
 class ReplayScreen(Screen):
@@ -64,6 +64,7 @@ class ReplayScreen(Screen):
         self.summaries: dict[str, str] = {}
         self._then = None
         self._reverting: dict[str, Any] | None = None
+        self.mounted = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -85,6 +86,7 @@ class ReplayScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.mounted = True
         self.query_one("#replay-error").display = False
         self.query_one("#steps", OptionList).focus()
         self._load_corpus()
@@ -106,6 +108,8 @@ class ReplayScreen(Screen):
     # -- the session and its lines ----------------------------------------------------
     def sync_session(self) -> None:
         s = self.app.session
+        if not self.mounted:
+            return                        # on_mount comes next and syncs
         if self.session is s and self.seen_version == s.version:
             return
         self.session = s
@@ -153,7 +157,7 @@ class ReplayScreen(Screen):
             self._reverting = None
             self._drop_last(line_idx)
             self.notify(f"{event_label(bad)}: {getattr(err, 'message', err)}", title="Not added",
-                        severity="error", timeout=8)
+                        severity="error", timeout=8, markup=False)
             return
         self._reverting = None
         self.results[line_idx] = (verdict, err)
@@ -239,7 +243,7 @@ class ReplayScreen(Screen):
         if i - 1 >= len(line.events):
             return v.steps[i].label
         ev = dict(line.events[i - 1])
-        if "by" not in ev and not ({"random", "choose"} & set(ev)):
+        if "by" not in ev and not ({"random", "choose", "join", "leave"} & set(ev)):
             ev["by"] = v.steps[i - 1].table.get("turn")
         return event_label(ev)
 
@@ -258,6 +262,9 @@ class ReplayScreen(Screen):
         t = Text()
         t.append("Verdict: ", style="bold")
         t.append(v.summary())
+        note = self.session.doc.get("note")
+        if isinstance(note, str) and note.strip():
+            t.append(f"\nNote: {' '.join(note.split())}", style="italic")
         if not line.original:
             t.append("\n(a what-if line: the scenario's final expectations are not checked)", style="dim italic")
         if v.failures:
@@ -327,8 +334,12 @@ class ReplayScreen(Screen):
         t = Text()
         if step.note:
             t.append(f"Note: {step.note}\n", style="italic")
-        if step.number == 0 and not step.entries:
-            t.append("The position as the scenario gives it.", style="dim")
+        if step.number == 0:
+            title = self.session.doc.get("title")
+            if isinstance(title, str) and title:
+                t.append(title + "\n", style="bold")
+            if not step.entries:
+                t.append("The position as the scenario gives it.\n", style="dim")
         for e in step.entries:
             t.append("- ", style="bold")
             t.append(e.text)
@@ -357,6 +368,9 @@ class ReplayScreen(Screen):
         rids = list(step.cites)
         if step.ruling and step.ruling not in rids:
             rids.append(step.ruling)
+        if step.number == 0:          # the set-up lists what the scenario sets out to show
+            cites = self.session.doc.get("cites")
+            rids += [c for c in cites if isinstance(c, str) and c not in rids] if isinstance(cites, list) else []
         ol = self.query_one("#cites", OptionList)
         ol.set_options([Option(self._cite_prompt(rid), id=rid) for rid in rids] or
                        [Option(Text("no ruling cited at this step", style="dim"), disabled=True)])
@@ -419,7 +433,8 @@ class ReplayScreen(Screen):
     # -- lines ---------------------------------------------------------------------
     def action_next_line(self) -> None:
         if len(self.lines) < 2:
-            self.notify("Only the scenario's own line so far: b branches a what-if from the selected step.")
+            self.notify("Only the scenario's own line so far: b branches a what-if from the selected step.",
+                        markup=False)
             return
         self._switch_line((self.current + 1) % len(self.lines))
 
@@ -435,7 +450,8 @@ class ReplayScreen(Screen):
         if v is None or self.busy:
             return
         self._branch_at(self.step_index)
-        self.notify(f"What if... branched from step {self.step_index}: a adds an event, l switches lines.")
+        self.notify(f"What if... branched from step {self.step_index}: a adds an event, l switches lines.",
+                    markup=False)
 
     def _branch_at(self, step: int) -> None:
         line = self.lines[self.current]
@@ -447,12 +463,12 @@ class ReplayScreen(Screen):
     def action_keep_line(self) -> None:
         line = self.lines[self.current]
         if line.original:
-            self.notify("This is already the scenario's line.")
+            self.notify("This is already the scenario's line.", markup=False)
             return
         self._set_original_events(copy.deepcopy(line.events))
         self.lines[0].events = copy.deepcopy(line.events)
         self.results.pop(0, None)
-        self.notify("This line is now the scenario's own (save with Ctrl+S).")
+        self.notify("This line is now the scenario's own (save with Ctrl+S).", markup=False)
         self._switch_line(0, "last")
 
     def _set_original_events(self, events: list[dict[str, Any]]) -> None:
@@ -468,14 +484,15 @@ class ReplayScreen(Screen):
     def action_add(self) -> None:
         v = self.verdict
         if self.busy:
-            self.notify("Still replaying; try again in a moment.")
+            self.notify("Still replaying; try again in a moment.", markup=False)
             return
         if v is None:
-            self.notify("Nothing to add to: open a scenario (Ctrl+O) or build a position (F2).", severity="warning")
+            self.notify("Nothing to add to: open a scenario (Ctrl+O) or build a position (F2).", severity="warning",
+                        markup=False)
             return
         if v.steps[-1].status == "fault":
             self.notify("This line stopped at a scenario error: drop its last event (x) or branch earlier (b).",
-                        severity="warning")
+                        severity="warning", markup=False)
             return
         if self.step_index < len(v.steps) - 1:
             self._then = self._open_menu       # a what-if from the selected step
@@ -497,7 +514,7 @@ class ReplayScreen(Screen):
         except Exception as exc:
             items = [MenuItem("Type any event (the engine judges it)...", kind="type", group="Other")]
             self.app.call_from_thread(self.notify, f"The engine could not list the legal events: {exc}",
-                                      severity="warning")
+                                      severity="warning", markup=False)
         self.app.call_from_thread(self._ask_event, token, line_idx, items)
 
     def _ask_event(self, token: int, line_idx: int, items: list[MenuItem]) -> None:
@@ -514,7 +531,7 @@ class ReplayScreen(Screen):
                 self.append_event(line_idx, item.event)
             elif item.kind == "pick":
                 self.app.push_screen(PickManyModal(item.group, item.options, item.count, item.minimum),
-                                     lambda picked: picked is not None and self.append_event(line_idx, {"choose": picked}))
+                                     lambda got: got is not None and self.append_event(line_idx, {"choose": got}))
             elif item.kind == "deal":
                 self.app.push_screen(DealModal(item.group, item.options, item.players),
                                      lambda deal: deal is not None and self.append_event(line_idx, {"choose": deal}))
@@ -531,7 +548,7 @@ class ReplayScreen(Screen):
             try:
                 ev = parse_typed(text)
             except ValueError as exc:
-                self.notify(str(exc), severity="warning")
+                self.notify(str(exc), severity="warning", markup=False)
                 self._ask_typed(line_idx, text)
                 return
             self.append_event(line_idx, ev)
@@ -550,7 +567,7 @@ class ReplayScreen(Screen):
     def action_drop(self) -> None:
         line = self.lines[self.current]
         if not line.events or (not line.original and len(line.events) <= line.base):
-            self.notify("No event of this line to drop.")
+            self.notify("No event of this line to drop.", markup=False)
             return
         self._drop_last(self.current)
 

@@ -409,7 +409,7 @@ class RulingScreen(Screen):
                         continue
                     seen.add(label)
                     # the same ruling or card can be reached along several edges: keep ids unique
-                    options.append(Option(label, id=f"{link}#{len(options)}" if link else None,
+                    options.append(Option(Text(label), id=f"{link}#{len(options)}" if link else None,
                                           disabled=link is None))
         ol = self.query_one("#ruling-links", OptionList)
         keep = ol.highlighted_option.id if ol.highlighted_option is not None else None

@@ -11,6 +11,7 @@ without refusing to show it.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from rich.text import Text
@@ -143,6 +144,12 @@ def _resolve(name: str):
         cat = P.catalogue()
     except Exception:
         return None
+    return _resolve_in(cat, name)
+
+
+@functools.lru_cache(maxsize=2048)
+def _resolve_in(cat, name: str):
+    # cached: a name that matches nothing costs a did-you-mean search of the catalogue
     try:
         return cat.resolve(name)
     except Exception:
@@ -205,7 +212,8 @@ class TableScreen(Screen):
 
             graph_for(P.catalogue())
         except Exception as exc:
-            self.app.call_from_thread(self.notify, f"The card catalogue could not be loaded: {exc}", severity="error")
+            self.app.call_from_thread(self.notify, f"The card catalogue could not be loaded: {exc}", severity="error",
+                                      markup=False)
         self.app.call_from_thread(self._ready)
 
     def _ready(self) -> None:
@@ -460,7 +468,7 @@ class TableScreen(Screen):
             P.set_zone(self.table, target, dest)
             self.changed(zone, keep=min(index, len(src) - 1))
             self._fill_zones(target)
-            self.notify(f"{entry} moved to {P.zone_title(target)}.")
+            self.notify(f"{entry} moved to {P.zone_title(target)}.", markup=False)
 
         self.app.push_screen(ChoiceModal(f"Move {entry} to...", choices), chosen)
 
@@ -492,11 +500,11 @@ class TableScreen(Screen):
             name = name.strip()
             seats = P.players(self.table)
             if not name:
-                self.notify("A player needs a name.", severity="warning")
+                self.notify("A player needs a name.", severity="warning", markup=False)
             elif "." in name:
-                self.notify("A player name may not contain '.'.", severity="warning")
+                self.notify("A player name may not contain '.'.", severity="warning", markup=False)
             elif any(p.lower() == name.lower() for p in seats if p.lower() != value.lower()):
-                self.notify(f"{name} is already seated.", severity="warning")
+                self.notify(f"{name} is already seated.", severity="warning", markup=False)
             else:
                 then(name)
 
@@ -505,7 +513,7 @@ class TableScreen(Screen):
     def add_player(self) -> None:
         seats = P.players(self.table)
         if len(seats) >= P.MAX_PLAYERS:
-            self.notify(f"A table seats at most {P.MAX_PLAYERS} players.", severity="warning")
+            self.notify(f"A table seats at most {P.MAX_PLAYERS} players.", severity="warning", markup=False)
             return
         suggestion = next((n for n in ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
                            if n.lower() not in {p.lower() for p in seats}), "")
@@ -554,7 +562,7 @@ class TableScreen(Screen):
                 table.pop("eliminated")
         self.changed(players=True)
         if lost:
-            self.notify(f"{player} left the table with {lost} card entr{'y' if lost == 1 else 'ies'}.")
+            self.notify(f"{player} left the table with {lost} card entr{'y' if lost == 1 else 'ies'}.", markup=False)
 
     def shift_player(self, player: str, delta: int) -> None:
         seats = P.players(self.table)

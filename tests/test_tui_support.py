@@ -1,0 +1,25 @@
+"""Helpers shared by the app's pilot tests (this module holds no tests of its own)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """One rulings cache for all the app tests of the session, so the index is built once
+    (this replaces the per-test cache of conftest.py in the modules that import it)."""
+    cache = tmp_path_factory.getbasetemp() / "tui-cache"
+    cache.mkdir(exist_ok=True)
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(cache))
+
+
+async def until(pilot, condition, timeout: float = 15.0) -> None:
+    """Let the app run until `condition()` holds (workers finish, screens change)."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("the app did not get there in time")
+        await pilot.pause(0.02)

@@ -107,6 +107,11 @@ class Catalogue:
     def by_edition(self, edition: str | None) -> list[CardDef]:
         return [c for c in self.cards.values() if edition is None or edition in c.editions]
 
+    def find(self, name: str) -> CardDef | None:
+        """The card a name or alias denotes, or None (no suggestions: a fast look-up)."""
+        keys = self._index.get(normalize(name), [])
+        return self.cards[keys[0]] if len(keys) == 1 else None
+
     def resolve(self, name: str, editions: Iterable[str] | None = None) -> CardDef:
         """The card a printed title (or alias) names; '?' is the unknown card."""
         if name.strip() == "?":

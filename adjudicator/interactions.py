@@ -144,19 +144,16 @@ def build_graph(catalogue) -> nx.MultiDiGraph:
 def add_rulings(g: nx.MultiDiGraph, catalogue, rulings: Iterable[Any]) -> list[str]:
     """Add ruling nodes and their `cites` edges. Returns card names that a ruling names
     but the catalogue does not (yet) hold; those are left out, never guessed."""
-    from adjudicator.catalogue import UnknownName
-
     unresolved: list[str] = []
     for r in rulings:
         rn = f"ruling:{r.id}"
         g.add_node(rn, kind="ruling", name=r.id, question=r.question, ruling_kind=r.kind)
         for name in r.cards:
-            try:
-                key = catalogue.resolve(name).key
-            except UnknownName:
+            card = catalogue.find(name)
+            if card is None:
                 unresolved.append(name)
                 continue
-            _add(g, rn, card_node(key), "cites", r.id)
+            _add(g, rn, card_node(card.key), "cites", r.id)
         for topic in r.topics:
             if topic in TOPIC_NODES:
                 _add(g, rn, TOPIC_NODES[topic], "cites", r.id)
@@ -225,10 +222,16 @@ def graph_for(catalogue) -> InteractionGraph:
 
 
 def full_graph(catalogue=None) -> nx.MultiDiGraph:
-    """The core graph plus the rulings corpus and the scenario library, validated."""
+    """The core graph plus the rulings corpus and the scenario library, validated
+    (built once per catalogue; treat it as read-only)."""
     from adjudicator.catalogue import default_catalogue
 
     catalogue = catalogue or default_catalogue()
+    return _full_cached(id(catalogue), catalogue)
+
+
+@functools.lru_cache(maxsize=4)
+def _full_cached(catalogue_id: int, catalogue) -> nx.MultiDiGraph:
     g = build_graph(catalogue).copy()
     known: set[str] | None = None
     try:

@@ -189,7 +189,9 @@ def _answer(node: Node) -> Any:
     return node.plain_data()
 
 
-def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = None) -> Scenario:
+def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = None, check: bool = True) -> Scenario:
+    """Read a scenario; `check=False` keeps a position the rules could never reach
+    (the table editor shows it with its problems) instead of refusing it."""
     catalogue = catalogue or default_catalogue()
     if root is None:
         raise InputError("the file is empty; a scenario needs at least `format: 1` and a `table`", path, 1, 1)
@@ -254,7 +256,8 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     sc.position = pos
     if "reshuffle" in top:
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
-    _check_position(sc, reader)
+    if check:
+        _check_position(sc, reader)
     if "events" in top:
         items = top["events"].as_seq("events")
         # players who jump in during the game may be named by later events

@@ -155,7 +155,7 @@ def _build(node: yaml.Node, path: str, depth: int = 0) -> Node:
             key = _build(key_node, path, depth + 1)
             if isinstance(key.value, (dict, list)):
                 raise key.error("a key must be a plain word, not a list or mapping")
-            if key.source == "<<":
+            if key.source == "<<" and key.plain:
                 raise key.error("merge keys (<<) are not supported; write the keys out")
             name = key.source if isinstance(key.value, (bool, int, float)) or key.value is None else str(key.value)
             if name in result:

@@ -89,7 +89,13 @@ class EveryoneBlocker(Mechanic):
     rulings = ("getting-rid-of-creepers", "rule-creeper-placement")
 
     def blocks_everyone(self, e, card, owner, goal):
-        return not e.has_rule("silver_lining")
+        if e.has_rule("silver_lining"):
+            return False
+        text = (f"{e.name(card)} is on the table (in front of {owner}): it stops every player, not only {owner}, from "
+                f"winning {e.name(goal)}.")
+        if not any(entry.text == text for entry in e.entries):
+            e.say(text, "getting-rid-of-creepers")
+        return True
 
 
 # =============================================================================
@@ -198,8 +204,6 @@ class Extinction(Mechanic):
             e.land(target, st.removed)
             st.resolving.remove(card)
             st.removed.append(card)
-        if owner != player:
-            e.note_victim(owner)
         e.say(f"{e.name(target)} goes extinct: it leaves the game from in front of {owner}, and {e.name(card)} leaves "
               "the game with it. Neither goes to the discard pile, so no reshuffle brings them back.")
 
@@ -237,7 +241,7 @@ def pictured(e, goal: int) -> set[str]:
     out: set[str] = set()
     for n in names:
         if n.startswith("tag:"):
-            out |= {c.name for c in st.defs if c.type == KEEPER and n[4:] in c.tags}
+            out |= {c.name for c in e.cat if c.type == KEEPER and n[4:] in c.tags}
         else:
             out.add(n)
     return out

@@ -27,6 +27,52 @@ def captain(e) -> str | None:
     return None
 
 
+_ICON_RULINGS = {"booty": "rule-pirate-booty-icon", "ship": "rule-pirate-ship-icon"}
+_ICON_WORDS = {"booty": "Booty", "ship": "a Ship"}
+
+
+def _goals_asking_for(e, icon: str) -> list[int]:
+    """Goals in play that ask for a Keeper with the icon: a `tag:` entry, or a list of
+    alternatives made of exactly the Keepers that carry it."""
+    st = e.state
+    carriers = {d.name for d in e.cat if d.type == KEEPER and icon in d.tags}
+    out = []
+    for g in st.goals:
+        p_ = st.defs[g].params
+        entries = list(p_.get("needs") or []) + list(p_.get("any_of") or [])
+        if f"tag:{icon}" in entries or (carriers and set(p_.get("any_of") or []) == carriers):
+            out.append(g)
+    return out
+
+
+@register
+class IconKeeper(Mechanic):
+    """A Keeper printed with an icon (Booty, Ship), or one that looks like it should be
+    and is not (the Dinghy is a boat, not a Ship). Matching is by tag; this mechanic
+    only explains it when the Keeper comes into play while a Goal asks for the icon."""
+
+    name = "icon_keeper"
+    card_types = frozenset({KEEPER})
+    params = {"icon": Param("str", required=False, default=""), "lacks": Param("str", required=False, default="")}
+    summary = "a Keeper with an icon that Goals can ask for"
+    rulings = ("rule-pirate-booty-icon", "rule-pirate-ship-icon")
+
+    def on_placed(self, e, card, owner):
+        p_ = e.state.defs[card].params
+        if p_["icon"]:
+            goals = _goals_asking_for(e, p_["icon"])
+            if goals:
+                word = _ICON_WORDS.get(p_["icon"], p_["icon"])
+                e.say(f"{e.name(card)} carries the {p_['icon'].title()} icon, so it counts as {word} for "
+                      f"{e.names(goals)}.", _ICON_RULINGS.get(p_["icon"], ""))
+        if p_["lacks"]:
+            goals = _goals_asking_for(e, p_["lacks"])
+            if goals:
+                word = _ICON_WORDS.get(p_["lacks"], p_["lacks"])
+                e.say(f"{e.name(card)} has no {p_['lacks'].title()} icon: it does not count as {word} for "
+                      f"{e.names(goals)}.", _ICON_RULINGS.get(p_["lacks"], ""))
+
+
 @register
 class CaptainsHat(Mechanic):
     """The Captain's Hat: its holder is the Captain (Shackles read it)."""

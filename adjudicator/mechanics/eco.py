@@ -56,6 +56,9 @@ class EatsGoal(Mechanic):
         return [k for p in st.players if p not in st.eliminated and not poisoned(e, p)
                 for k in st.keepers[p] if st.defs[k].name in foods]
 
+    def win_cites(self, e, card):
+        return ("rule-keepers-in-play-for-goals-powers",)
+
     def winners(self, e, card):
         st = e.state
         eater = st.defs[card].params["eater"]

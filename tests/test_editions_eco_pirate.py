@@ -65,9 +65,9 @@ def test_records_are_sound(cat, edition):
         assert c.effect, c.name
         if c.certainty == "partial":
             assert c.note, c.name
-    # generic cards merged into one record; only Composting (a differently typed FAQ record) is split
+    # generic cards merged into one record: no name is split by edition
     split = [k for k, c in cat.cards.items() if "(" in k and edition in c.editions and "stand-in" not in k]
-    assert split == (["Composting (eco)"] if edition == "eco" else [])
+    assert split == []
 
 
 def test_generic_cards_merge_with_5_0(cat):

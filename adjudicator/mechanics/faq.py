@@ -179,25 +179,6 @@ class StaysInPlay(Mechanic):
 
 
 @register
-class TakeFromDiscard(Mechanic):
-    name = "take_from_discard"
-    card_types = _ACTIONS
-    params = {"position": Param("str")}
-    summary = "take a card from the discard pile at a given position into your hand"
-    rulings = ("lets-do-that-again-order",)
-
-    def play(self, e, card, player):
-        st = e.state
-        if not st.discard:
-            e.say("The discard pile is empty.", "rule-cards-always-playable")
-            return
-        c = st.discard.pop(-1 if st.defs[card].params["position"] == "bottom" else 0)
-        st.hands[player].append(c)
-        e.say(f"{player} takes {e.name(c)} from the {st.defs[card].params['position']} of the discard pile: here the "
-              "order of the pile matters.", "lets-do-that-again-order")
-
-
-@register
 class Scavenge(Mechanic):
     name = "scavenge"
     card_types = _ACTIONS

@@ -42,6 +42,11 @@ class Entry:
     cites: tuple[str, ...] = ()
 
 
+def cites_of(entries: Iterable[Entry]) -> list[str]:
+    """The rulings cited by explanation lines, each once, in first-cited order."""
+    return list(dict.fromkeys(c for e in entries for c in e.cites))
+
+
 @dataclass
 class StepResult:
     event: Event
@@ -54,12 +59,7 @@ class StepResult:
 
     @property
     def cites(self) -> list[str]:
-        out: list[str] = []
-        for e in self.entries:
-            for c in e.cites:
-                if c not in out:
-                    out.append(c)
-        return out
+        return cites_of(self.entries)
 
 
 @dataclass
@@ -720,6 +720,12 @@ class Engine(Quantities, Responses):
             st.discard.insert(0, card)
         st.defs[card].impl.on_leave(self, card, by)
         self.trim_goals(by)
+
+    def discard_rules(self, rules: list[int], by: str) -> None:
+        """Discard several New Rules as one atomic event."""
+        with self.atomic():
+            for r in list(rules):
+                self.remove_rule(r, by=by)
 
     def trim_goals(self, by: str) -> None:
         st = self.state

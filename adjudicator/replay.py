@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import Decision
-from adjudicator.engine import Engine, Entry, StepResult
+from adjudicator.engine import Engine, Entry, StepResult, cites_of
 from adjudicator.errors import FluxxJudgeError, InputError, ScenarioFault
 from adjudicator.scenario import Expectation, Scenario, build_state, load_scenario
 
@@ -31,12 +31,7 @@ class Step:
 
     @property
     def cites(self) -> list[str]:
-        out: list[str] = []
-        for e in self.entries:
-            for c in e.cites:
-                if c not in out:
-                    out.append(c)
-        return out
+        return cites_of(self.entries)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,12 +57,7 @@ class Verdict:
 
     @property
     def cites(self) -> list[str]:
-        out: list[str] = []
-        for s in self.steps:
-            for c in s.cites:
-                if c not in out:
-                    out.append(c)
-        return out
+        return cites_of(e for s in self.steps for e in s.entries)
 
     def summary(self) -> str:
         """One or two plain sentences: how the dispute ends."""

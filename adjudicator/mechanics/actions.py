@@ -99,9 +99,7 @@ class RulesReset(Mechanic):
         if not st.rules:
             return _nothing(e, card, "no New Rules in play")
         gone = list(st.rules)
-        with e.atomic():
-            for r in gone:
-                e.remove_rule(r, by=player)
+        e.discard_rules(gone, player)
         e.say(f"All New Rules are discarded ({e.names(gone)}); the Basic Rules remain.", "rule-basic-rules-never-discarded")
 
 
@@ -359,9 +357,7 @@ class Simplify(Mechanic):
         most = math.ceil(len(st.rules) / 2)
         picked = e.choose("cards", player, f"{player} may discard up to {most} of the {len(st.rules)} New Rules",
                           list(st.rules), count=most, minimum=0)
-        with e.atomic():
-            for r in picked:
-                e.remove_rule(r, by=player)
+        e.discard_rules(picked, player)
         e.say(f"{player} discards {e.names(picked)} ({len(picked)} of at most {most}: half of {len(st.rules) + len(picked)}, "
               "rounded up).", "lets-simplify-rounding")
 
@@ -379,9 +375,7 @@ class DiscardSlots(Mechanic):
         gone = [r for r in st.rules if e.graph.slots_of(st.defs[r].key) & slots]
         if not gone:
             return _nothing(e, card, "no such rule in play")
-        with e.atomic():
-            for r in gone:
-                e.remove_rule(r, by=player)
+        e.discard_rules(gone, player)
         e.say(f"{e.names(gone)} discarded; a rule stops applying the moment it leaves play.", "limit-removed-before-turn-end")
 
 

@@ -123,9 +123,7 @@ class Veto(SurpriseMechanic):
             e.say("There is no New Rule in play to discard.", "rule-cards-always-playable")
             return
         picked = e.choose("cards", player, f"{player} may discard up to 2 New Rules", list(st.rules), count=2, minimum=0)
-        with e.atomic():
-            for r in picked:
-                e.remove_rule(r, by=player)
+        e.discard_rules(picked, player)
         e.say(f"{player} discards {e.names(picked)}: they applied while in play and stop now.", "veto-own-hand-limit")
 
 

@@ -103,8 +103,18 @@ def _replay(paths: list[str]) -> tuple[int, list[dict[str, Any]]]:
                 ok = bool(value() if callable(value) else value)
         ok = True if ok is None else ok
         failures += not ok
-        rows.append({"path": path, "ok": ok, "detail": str(outcome)})
+        rows.append({"path": path, "ok": ok, "detail": _replay_detail(outcome, ok)})
     return (EXIT_OK if not failures else EXIT_FAIL), rows
+
+
+def _replay_detail(outcome: Any, ok: bool) -> str:
+    error = getattr(outcome, "error", None)
+    if error:
+        return str(error)
+    problems = getattr(outcome, "failures", None)
+    if problems:
+        return "; ".join(str(p) for p in problems)
+    return "passed" if ok else "failed"
 
 
 @_guard

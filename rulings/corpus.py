@@ -27,6 +27,12 @@ from typing import Any, Iterable, Iterator
 
 import yaml
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when available
+
+
+def _yaml(text: str) -> Any:
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader either way
+
 try:  # the engine's error base class lets its CLI print our errors without a traceback
     from adjudicator.errors import FluxxJudgeError as _ErrorBase
 except Exception:  # pragma: no cover - only while the engine package is mid-edit
@@ -104,9 +110,14 @@ class Ruling:
         return bool(self.answer.strip())
 
     def one_line(self) -> str:
+        """The first sentence of the answer; a bare "No." or "Yes." takes the next
+        sentence along so the summary still says something."""
         if not self.answered:
             return "(no answer was printed for this question)"
-        return first_sentence(self.answer, self.cards_as_written + self.cards)
+        parts = sentences(self.answer, self.cards_as_written + self.cards)
+        if len(parts) > 1 and len(parts[0].split()) < 4:
+            return f"{parts[0]} {parts[1]}"
+        return parts[0] if parts else ""
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -151,7 +162,7 @@ def sentences(text: str, extra_names: Iterable[str] = ()) -> list[str]:
     protected: dict[str, str] = {}
 
     def protect(s: str) -> str:
-        key = f"\x00{len(protected)}\x00"
+        key = f"Z\x00{len(protected)}\x00"  # starts like a word, so a split before it is seen
         protected[key] = s
         return key
 
@@ -191,7 +202,7 @@ def _raw_records() -> dict[str, dict[str, Any]]:
                      key=lambda e: e.name)
     for entry in entries:
         try:
-            data = yaml.safe_load(entry.read_text(encoding="utf-8"))
+            data = _yaml(entry.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             data = {"__error__": f"not valid YAML: {exc}"}
         if not isinstance(data, dict):
@@ -214,7 +225,7 @@ def seed_checklist_ids(path: Path | None = None) -> list[str] | None:
     """Ids of the shared checklist, or None when the file is not reachable."""
     path = path or SEED_CHECKLIST
     try:
-        items = yaml.safe_load(path.read_text(encoding="utf-8"))
+        items = _yaml(path.read_text(encoding="utf-8"))
     except OSError:
         return None
     return [str(item["id"]) for item in items if isinstance(item, dict) and "id" in item]
@@ -276,16 +287,45 @@ def validate(raw: dict[str, dict[str, Any]], checklist: list[str] | None = None)
     return problems
 
 
+_name_tables: dict[int, tuple[Any, dict[str, str | None]]] = {}
+
+
+def _name_table(catalogue) -> dict[str, str | None]:
+    """normal form of every card name and alias -> printed name (None when two different
+    cards share it). Built once per catalogue; a miss costs nothing, unlike resolve()'s
+    suggestions."""
+    entry = _name_tables.get(id(catalogue))
+    if entry is not None and entry[0] is catalogue:
+        return entry[1]
+    from adjudicator.names import normalize
+
+    table: dict[str, str | None] = {}
+    for card in catalogue:
+        for label in (card.name, *card.aliases):
+            key = normalize(label)
+            if key in table and table[key] != card.name:
+                table[key] = None
+            else:
+                table[key] = card.name
+    _name_tables[id(catalogue)] = (catalogue, table)
+    return table
+
+
 def resolve_cards(names: Iterable[str], catalogue=None) -> tuple[str, ...]:
     """Catalogue names for `names`, aliases resolved, unknown names kept as written."""
+    table: dict[str, str | None] = {}
+    if catalogue is not None:
+        try:
+            table = _name_table(catalogue)
+        except Exception:  # a catalogue mid-edit: keep every name as written
+            table = {}
+    try:
+        from adjudicator.names import normalize
+    except Exception:  # pragma: no cover
+        normalize = str.lower
     out: list[str] = []
     for name in names:
-        shown = name
-        if catalogue is not None:
-            try:
-                shown = catalogue.resolve(name).name
-            except Exception:  # UnknownName, ambiguity, or a catalogue mid-edit
-                shown = name
+        shown = table.get(normalize(name)) or name
         if shown not in out:
             out.append(shown)
     return tuple(out)
@@ -311,6 +351,7 @@ class Corpus:
     def __init__(self, rulings: Iterable[Ruling], catalogue_loaded: bool = False):
         self.rulings: dict[str, Ruling] = {r.id: r for r in sorted(rulings, key=lambda r: r.id)}
         self.catalogue_loaded = catalogue_loaded
+        self._digest: str | None = None
 
     def __len__(self) -> int:
         return len(self.rulings)
@@ -332,8 +373,10 @@ class Corpus:
 
     def digest(self) -> str:
         """A hash of everything the search index is built from."""
-        payload = [(r.to_json(), list(r.cards_as_written)) for r in self]
-        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        if self._digest is None:
+            payload = [(r.to_json(), list(r.cards_as_written)) for r in self]
+            self._digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        return self._digest
 
 
 def suggest_ids(rid: str, ids: Iterable[str], n: int = 3) -> list[str]:
@@ -453,7 +496,7 @@ def scenario_refs() -> list[ScenarioRef]:
     refs: list[ScenarioRef] = []
     for f in files:
         try:
-            data = yaml.safe_load(f.read_text(encoding="utf-8"))
+            data = _yaml(f.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError):
             continue
         if not isinstance(data, dict):

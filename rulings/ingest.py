@@ -262,27 +262,39 @@ def _cards_in(text: str) -> list[str]:
         return []
 
 
-_store_cache: dict[str, Any] = {"key": None, "data": None}
+_store_cache: dict[str, Any] = {"key": None, "data": None, "rulings": None, "digest": None}
+
+
+def _store_key() -> tuple:
+    path = paths.imported_store_path()
+    try:
+        st = path.stat()
+        return (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        return (str(path), None)
+
+
+def store_key() -> tuple:
+    """Changes whenever the imported-rulings store changes (for callers' caches)."""
+    return _store_key()
 
 
 def load_store() -> dict[str, Any]:
     """The imported-rulings store: {"version", "files": {path: {...}}, "records": [...]}."""
-    path = paths.imported_store_path()
-    try:
-        st = path.stat()
-        key = (str(path), st.st_mtime_ns, st.st_size)
-    except OSError:
-        return {"version": STORE_VERSION, "files": {}, "records": []}
+    key = _store_key()
     if _store_cache["key"] == key:
         return _store_cache["data"]
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or not isinstance(data.get("records"), list):
-            raise ValueError("unexpected layout")
-        data.setdefault("files", {})
-    except (OSError, ValueError):
-        data = {"version": STORE_VERSION, "files": {}, "records": [], "unreadable": True}
-    _store_cache.update(key=key, data=data)
+    data: dict[str, Any] = {"version": STORE_VERSION, "files": {}, "records": []}
+    if key[1] is not None:
+        try:
+            loaded = json.loads(Path(key[0]).read_text(encoding="utf-8"))
+            if not isinstance(loaded, dict) or not isinstance(loaded.get("records"), list):
+                raise ValueError("unexpected layout")
+            loaded.setdefault("files", {})
+            data = loaded
+        except (OSError, ValueError):
+            data["unreadable"] = True
+    _store_cache.update(key=key, data=data, rulings=None, digest=None)
     return data
 
 
@@ -301,7 +313,7 @@ def save_store(data: dict[str, Any]) -> Path:
         except OSError:
             pass
         raise
-    _store_cache.update(key=None, data=None)
+    _store_cache.update(key=None, data=None, rulings=None, digest=None)
     return path
 
 
@@ -314,13 +326,16 @@ def clear_store() -> int:
         path.unlink()
     except FileNotFoundError:
         pass
-    _store_cache.update(key=None, data=None)
+    _store_cache.update(key=None, data=None, rulings=None, digest=None)
     return count
 
 
 def imported_rulings() -> list[Ruling]:
+    data = load_store()
+    if _store_cache.get("rulings") is not None and _store_cache.get("data") is data:
+        return list(_store_cache["rulings"])
     out = []
-    for rec in load_store().get("records", []):
+    for rec in data.get("records", []):
         try:
             edition = rec.get("edition") or "imported"
             out.append(Ruling(
@@ -332,13 +347,20 @@ def imported_rulings() -> list[Ruling]:
                 imported=True, origin=rec.get("origin"), line=rec.get("line")))
         except (KeyError, TypeError):
             continue
-    return out
+    if _store_cache.get("data") is data:
+        _store_cache["rulings"] = out
+    return list(out)
 
 
 def store_digest() -> str:
     """Hash of the imported records (part of the search index's key)."""
-    records = load_store().get("records", [])
-    return hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()
+    data = load_store()
+    if _store_cache.get("digest") is not None and _store_cache.get("data") is data:
+        return _store_cache["digest"]
+    digest = hashlib.sha256(json.dumps(data.get("records", []), sort_keys=True).encode()).hexdigest()
+    if _store_cache.get("data") is data:
+        _store_cache["digest"] = digest
+    return digest
 
 
 @dataclass

@@ -37,11 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from whoosh import highlight, qparser
+from whoosh import qparser
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
-from whoosh.query import And, Every, Or, Phrase, Term
+from whoosh.query import And, Every, NullQuery, Or, Phrase, Term
+from whoosh.query.compound import DefaultOr
 
 from rulings import corpus as corpus_mod
 from rulings import paths
@@ -51,15 +52,15 @@ MANIFEST = "MANIFEST.json"
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 48
 FILTER_FIELDS = ("card", "topic", "edition", "kind")
-FIELD_BOOSTS = {"question": 3.0, "cardtext": 1.0, "answer": 1.0}
-CARD_BOOST = 8.0
+FIELD_BOOSTS = {"question": 3.0, "cardtext": 0.5, "answer": 1.0}
+CARD_BOOST = 6.0
 TOPIC_BOOST = 1.0
 HL_OPEN, HL_CLOSE = "**", "**"
 
 # "not", "no" and "can" matter in rules questions less than one might think, but numbers
 # (Draw 3, Play 2) matter a lot: keep one-character tokens, drop only filler words.
 _STOP = frozenset(STOP_WORDS | {"i", "do", "does", "did", "my", "me", "what", "how", "which",
-                                "so", "there", "they", "their", "its", "it's", "get", "got"})
+                                "so", "there", "they", "their", "its", "it's", "get", "gets", "got"})
 _ANALYZER = StemmingAnalyzer(stoplist=_STOP, minsize=1)
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -68,10 +69,16 @@ _FILTER_RE = re.compile(
     r"(?i)(?<![\w:])(card|cards|topic|topics|edition|editions|kind)\s*:\s*"
     r"(?:\"([^\"]*)\"|'([^']*)'|([^\s\"':]+))")
 _STRAY_FIELD = re.compile(r"(?<!\S)[\w-]*:+(?=\s|$)|:+")
-EXPANSION_BOOST = 0.8
-PHRASE_EXPANSION_BOOST = 1.0
-PROXIMITY_BOOST = 1.0
-PROXIMITY_SLOP = 3
+EXPANSION_BOOST = 1.0
+PHRASE_EXPANSION_BOOST = 2.0
+IMPLIED_BOOST = 0.2      # words a recognised card brings (a tie-breaker, see TOPIC_WORDS)
+PROXIMITY_BOOST = 0.5
+PROXIMITY_SLOP = 4
+NAME_PHRASE_BOOST = 0.5
+COORDINATION = 0.9      # OrGroup.factory(COORDINATION): a bonus for matching more words
+COMMON_SHARE = 0.1      # answer words in more than this share of the rulings...
+COMMON_MIN_DOCS = 100   # ...and in more than this many are pruned (see _text_query)
+RERANK = 40             # how many of whoosh's best hits get the proximity rerank
 
 # Table talk -> the rulings' vocabulary. A player asks "can I stop it", "do I get my
 # card back", "what can I do when it's not my turn"; the records say cancel, returned,
@@ -101,7 +108,11 @@ PLAYER_PHRASES = {
     "2 player": "two-player", "two player": "two-player", "starting hand": "opening hand",
     "keeper power": "free action", "ran out": "runs out", "run out": "runs out",
     "on top of": "cover",
+    "rid of": "off their table removed", "after the": "earlier followed later",
 }
+# what a card's mechanic is about, in the rulings' words (see _implied_topics)
+TOPIC_WORDS = {"turn-end": "turn ends immediately", "surprise": "surprise cancel", "free-action": "free action",
+               "temporary-hand": "temporary hand", "creeper": "creeper"}
 # shorthand players use for card names
 CARD_SHORTHAND = {"d3p2": "Draw 3, Play 2 of Them", "d2ue": "Draw 2 and Use 'Em",
                   "gowi": "Get On With It"}
@@ -147,11 +158,11 @@ class CardLexicon:
         self.display: dict[str, str] = {}
         self.max_len = 1
 
-    def add(self, phrase: str, *keys_of: str) -> None:
+    def add(self, phrase: str, *keys_of: str, own_key: bool = True) -> None:
         words = _numbers(_norm(phrase).split())
         if not words:
             return
-        keys = {_card_key(k) for k in (phrase, *keys_of) if _card_key(k)}
+        keys = {_card_key(k) for k in ((phrase,) if own_key else ()) + keys_of if _card_key(k)}
         for k, name in zip([_card_key(phrase), *map(_card_key, keys_of)], [phrase, *keys_of]):
             self.display.setdefault(k, name)
         variants = {tuple(words)}
@@ -164,13 +175,17 @@ class CardLexicon:
 
     def find(self, text: str) -> list[tuple[str, set[str]]]:
         """(matched phrase, facet keys) for each card name in `text`, longest first."""
-        words = _numbers(_norm(text).split())
+        return [(phrase, keys) for _, _, phrase, keys in self.spans(_norm(text).split())]
+
+    def spans(self, words: list[str]) -> list[tuple[int, int, str, set[str]]]:
+        """(start, end, phrase, facet keys) for card names in a list of words."""
+        words = _numbers([_norm(w) for w in words])
         out, i = [], 0
         while i < len(words):
             for n in range(min(self.max_len, len(words) - i), 0, -1):
                 keys = self.phrases.get(tuple(words[i:i + n]))
                 if keys:
-                    out.append((" ".join(words[i:i + n]), set(keys)))
+                    out.append((i, i + n, " ".join(words[i:i + n]), set(keys)))
                     i += n
                     break
             else:
@@ -201,7 +216,7 @@ def _build_lexicon(rulings: Iterable[corpus_mod.Ruling], catalogue) -> CardLexic
                 lex.add(other, generic)
     for short, name in CARD_SHORTHAND.items():
         if lex.find(name):
-            lex.add(short, name)
+            lex.add(short, name, own_key=False)
     if catalogue is not None:
         try:
             for alias, name in catalogue.aliases().items():
@@ -304,6 +319,21 @@ class _Loaded:
     kinds: frozenset[str]
     editions: frozenset[str]
     built: bool                  # True when this process built it
+    topic_stems: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _searcher: Any = None
+    lock: Any = field(default_factory=threading.Lock)
+
+    def searcher(self):
+        """One open searcher for the life of the index (opening one costs ~1 ms);
+        callers hold `lock` while using it."""
+        if self._searcher is None:
+            self._searcher = self.index.searcher()
+        return self._searcher
+    tokens: dict[tuple[str, str], list] = field(default_factory=dict)
+    common: frozenset[str] = frozenset()  # answer stems in so many rulings they barely rank
+    parsers: dict[tuple, Any] = field(default_factory=dict)
+    suggestions: dict[str, str | None] = field(default_factory=dict)
+    by_length: dict[int, list[str]] = field(default_factory=dict)
 
 
 _lock = threading.RLock()
@@ -311,16 +341,27 @@ _state: dict[str, _Loaded] = {}
 stats = {"builds": 0, "opens": 0, "rebuild_reasons": []}
 
 
+_inputs_cache: dict[str, Any] = {"key": None, "value": None}
+
+
 def _inputs() -> tuple[str, list[corpus_mod.Ruling], CardLexicon]:
+    """(hash of everything indexed, the rulings to index, the card lexicon); recomputed
+    only when the corpus, the imported store or the lexicon object changes."""
     from rulings import ingest
 
     corpus = corpus_mod.load_corpus()
-    imported = ingest.imported_rulings()
+    store = ingest.load_store()
     lex = _builtin_lexicon()
+    key = (id(corpus), ingest.store_key(), id(lex), id(store))
+    if _inputs_cache["key"] == key:
+        return _inputs_cache["value"][:3]
+    imported = ingest.imported_rulings()
     h = hashlib.sha256()
     for part in (f"schema{SCHEMA_VERSION}", corpus.digest(), ingest.store_digest(), lex.digest()):
         h.update(part.encode())
-    return h.hexdigest(), [*corpus, *imported], lex
+    value = (h.hexdigest(), [*corpus, *imported], lex, corpus, store)  # refs keep ids unique
+    _inputs_cache.update(key=key, value=value)
+    return value[:3]
 
 
 def _vocabulary(rulings: Iterable[corpus_mod.Ruling]) -> frozenset[str]:
@@ -331,14 +372,39 @@ def _vocabulary(rulings: Iterable[corpus_mod.Ruling]) -> frozenset[str]:
     return frozenset(words)
 
 
+class _RamStorage(RamStorage):
+    """RamStorage whose scratch space is private. whoosh's own RamStorage puts the
+    writer's scratch files in a fixed folder (<tmp>/MAIN.tmp) that two processes
+    building at once would both write to and delete."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scratch: list[str] = []
+
+    def temp_storage(self, name=None):
+        from whoosh.filedb.filestore import FileStorage
+
+        path = tempfile.mkdtemp(prefix="fluxx-judge-whoosh-")
+        self.scratch.append(path)
+        return FileStorage(path).create()
+
+    def drop_scratch(self) -> None:
+        for path in self.scratch:
+            shutil.rmtree(path, ignore_errors=True)
+        self.scratch.clear()
+
+
 def _build_ram(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> tuple[RamStorage, Any]:
-    storage = RamStorage()
-    ix = storage.create_index(make_schema())
-    aliases = _alias_table(lex)
-    writer = ix.writer()
-    for r in rulings:
-        writer.add_document(**_document(r, lex, aliases))
-    writer.commit(optimize=True)
+    storage = _RamStorage()
+    try:
+        ix = storage.create_index(make_schema())
+        aliases = _alias_table(lex)
+        writer = ix.writer()
+        for r in rulings:
+            writer.add_document(**_document(r, lex, aliases))
+        writer.commit(optimize=True)
+    finally:
+        storage.drop_scratch()
     return storage, storage.open_index()
 
 
@@ -447,9 +513,17 @@ def _finish(cache: Path, digest: str, ix, folder: Path | None, manifest: dict, r
         topics = frozenset(t.decode() if isinstance(t, bytes) else t for t in reader.lexicon("topics"))
         kinds = frozenset(t.decode() if isinstance(t, bytes) else t for t in reader.lexicon("kind"))
         editions = frozenset(t.decode() if isinstance(t, bytes) else t for t in reader.lexicon("editions"))
+        threshold = max(COMMON_MIN_DOCS, COMMON_SHARE * reader.doc_count())
+        common = frozenset(_s(t) for t in reader.lexicon("answer")
+                           if reader.doc_frequency("answer", t) > threshold)
+    by_length: dict[int, list[str]] = {}
+    for w in sorted(vocab):
+        by_length.setdefault(len(w), []).append(w)
     return _Loaded(cache=cache, digest=digest, index=ix, folder=folder, manifest=manifest,
                    vocabulary=vocab, vocab_list=sorted(vocab), lexicon=lex, facet_keys=facet_keys,
-                   topics=topics, kinds=kinds, editions=editions, built=built)
+                   topics=topics, kinds=kinds, editions=editions, built=built,
+                   topic_stems={t: tuple(tok.text for tok in _ANALYZER(t.replace("-", " "))) for t in topics},
+                   by_length=by_length, common=common)
 
 
 def _load() -> _Loaded:
@@ -501,11 +575,14 @@ def ensure_index() -> dict[str, Any]:
             "docs": loaded.index.doc_count(), "built": loaded.built}
 
 
-def forget_loaded() -> None:
-    """Drop in-process index state (the next search re-reads or rebuilds from disk)."""
+def forget_loaded(lexicon: bool = False) -> None:
+    """Drop in-process index state (the next search re-reads or rebuilds from disk);
+    with lexicon=True also the card-name lexicon (after the catalogue changed)."""
     with _lock:
         _state.clear()
-    _builtin_lexicon.cache_clear()
+        _inputs_cache.update(key=None, value=None)
+    if lexicon:
+        _builtin_lexicon.cache_clear()
 
 
 # --------------------------------------------------------------------------- results
@@ -565,15 +642,6 @@ class SearchResult:
                 "filters": self.filters, "cards_recognised": self.cards_recognised,
                 "warnings": self.warnings}
 
-
-class _Marker(highlight.Formatter):
-    between = " ... "
-
-    def format_token(self, text, token, replace=False):
-        return f"{HL_OPEN}{highlight.get_text(text, token, replace)}{HL_CLOSE}"
-
-
-# --------------------------------------------------------------------------- queries
 
 @dataclass
 class _Parsed:
@@ -645,7 +713,16 @@ def _filter_query(parsed: _Parsed, loaded: _Loaded, warnings: list[str]):
     return And(clauses) if len(clauses) > 1 else clauses[0]
 
 
+def _closest(loaded: _Loaded, word: str) -> str | None:
+    if word not in loaded.suggestions:
+        pool = [w for n in range(len(word) - 2, len(word) + 3) for w in loaded.by_length.get(n, ())]
+        close = difflib.get_close_matches(word, pool, n=1, cutoff=0.75)
+        loaded.suggestions[word] = close[0] if close and close[0] != word else None
+    return loaded.suggestions[word]
+
+
 def _suggest(parsed: _Parsed, loaded: _Loaded, query: str) -> tuple[dict[str, str], str | None]:
+    """Spelling suggestions from the raw (unstemmed) words of the indexed rulings."""
     fixes: dict[str, str] = {}
     checked = 0
     for w in dict.fromkeys(parsed.words):
@@ -656,9 +733,9 @@ def _suggest(parsed: _Parsed, loaded: _Loaded, query: str) -> tuple[dict[str, st
         if {w + "s", w + "es", w[:-1], w + "ed", w + "ing"} & loaded.vocabulary:
             continue  # an inflection of a known word, not a typo
         checked += 1
-        close = difflib.get_close_matches(w, loaded.vocab_list, n=1, cutoff=0.75)
-        if close and close[0] != w:
-            fixes[w] = close[0]
+        close = _closest(loaded, w)
+        if close:
+            fixes[w] = close
     if not fixes:
         return {}, None
     corrected = query[:MAX_QUERY_CHARS]
@@ -671,23 +748,43 @@ def _s(t) -> str:
     return t.decode() if isinstance(t, bytes) else str(t)
 
 
-def _text_query(loaded: _Loaded, text: str):
-    """OR-grouped query over question, card names and answer for plain words."""
+def _parser(loaded: _Loaded, fields: tuple[str, ...], scale: float | None):
+    key = (fields, scale)
+    parser = loaded.parsers.get(key)
+    if parser is None:
+        group = qparser.OrGroup.factory(scale) if scale else qparser.OrGroup
+        parser = qparser.MultifieldParser(list(fields), loaded.index.schema,
+                                          fieldboosts={f: FIELD_BOOSTS[f] for f in fields}, group=group)
+        for plugin_cls in (qparser.FieldsPlugin, qparser.WildcardPlugin, qparser.RangePlugin,
+                           qparser.BoostPlugin, qparser.GroupPlugin, qparser.OperatorsPlugin,
+                           qparser.PhrasePlugin, qparser.SingleQuotePlugin):
+            parser.remove_plugin_class(plugin_cls)
+        loaded.parsers[key] = parser
+    return parser
+
+
+def _text_query(loaded: _Loaded, text: str, scale: float | None = COORDINATION):
+    """OR-grouped query over question, card names and answer for plain words (with a
+    coordination bonus for matching more of them unless scale is None)."""
     safe = " ".join(re.sub(r"[^a-z0-9]+", " ", w.lower()) for w in text.split())
     if not safe.strip():
         return None
-    parser = qparser.MultifieldParser(list(FIELD_BOOSTS), loaded.index.schema,
-                                      fieldboosts=FIELD_BOOSTS, group=qparser.OrGroup.factory(0.9))
-    for plugin_cls in (qparser.FieldsPlugin, qparser.WildcardPlugin, qparser.RangePlugin,
-                       qparser.BoostPlugin, qparser.GroupPlugin, qparser.OperatorsPlugin,
-                       qparser.PhrasePlugin, qparser.SingleQuotePlugin):
-        parser.remove_plugin_class(plugin_cls)
     try:
-        q = parser.parse(safe)
+        q = _parser(loaded, tuple(FIELD_BOOSTS), scale).parse(safe)
     except Exception:  # pragma: no cover - the parser only ever sees plain words
         return None
     if q is None or not list(q.all_terms()):
         return None
+    if loaded.common:
+        # a word found in most answers of a big index costs whoosh a pass over nearly
+        # every document and adds almost nothing to the ranking: match it in the
+        # question and card names only (small indexes have no such words)
+        def prune(node):
+            if isinstance(node, Term) and node.fieldname == "answer" and _s(node.text) in loaded.common:
+                return NullQuery
+            return node
+
+        q = q.accept(prune).normalize()
     return q
 
 
@@ -707,31 +804,178 @@ def _expansions(words: list[str]) -> tuple[str, str]:
     return " ".join(p), " ".join(w for w in dict.fromkeys(from_words) if w not in have and w not in p)
 
 
-def _proximity(words: list[str]):
-    """Sloppy two-word phrases from consecutive query words: rulings where the words
-    the player used stand close together rank higher."""
+def _pairs(words: list[str]) -> list[tuple[str, str]]:
+    """Consecutive pairs of the query's stems (stop words dropped), for proximity."""
     stems = [t.text for t in _ANALYZER(" ".join(words))][:MAX_TERMS]
-    pairs = list(dict.fromkeys(zip(stems, stems[1:])))
-    clauses = [Phrase(f, list(pair), slop=PROXIMITY_SLOP, boost=b)
-               for pair in pairs if pair[0] != pair[1]
-               for f, b in (("question", PROXIMITY_BOOST * 1.5), ("answer", PROXIMITY_BOOST))]
-    return Or(clauses) if clauses else None
+    return [p for p in dict.fromkeys(zip(stems, stems[1:])) if p[0] != p[1]]
+
+
+def _tokens(loaded: _Loaded, doc_id: str, field_name: str, text: str) -> list[tuple[int, int, str]]:
+    """(start, end, stem) for each word of a stored field, cached per index."""
+    key = (doc_id, field_name)
+    toks = loaded.tokens.get(key)
+    if toks is None:
+        toks = [(m.start(), m.end(), _stem(m.group(0))) for m in _TOKEN.finditer(text)]
+        loaded.tokens[key] = toks
+    return toks
+
+
+def _near(toks: list[tuple[int, int, str]], seq: tuple[str, ...], slop: int) -> bool:
+    """True when the stems of `seq` occur in order, each within `slop` words of the last."""
+    stems = [t[2] for t in toks]
+    first = seq[0]
+    for i, st in enumerate(stems):
+        if st != first:
+            continue
+        pos, ok = i, True
+        for nxt in seq[1:]:
+            window = stems[pos + 1: pos + 2 + slop]
+            if nxt not in window:
+                ok = False
+                break
+            pos = pos + 1 + window.index(nxt)
+        if ok:
+            return True
+    return False
+
+
+def _bonus(loaded: _Loaded, doc_id: str, question: str, answer: str,
+           pairs: list[tuple[str, str]], names: list[tuple[str, ...]]) -> float:
+    """Extra score for words of the query that stand close together in a ruling, and for
+    card names written out in its question or answer (the rerank of the best hits)."""
+    q_toks = _tokens(loaded, doc_id, "question", question)
+    a_toks = _tokens(loaded, doc_id, "answer", answer)
+    bonus = 0.0
+    for pair in pairs:
+        if _near(q_toks, pair, PROXIMITY_SLOP):
+            bonus += PROXIMITY_BOOST * 1.5
+        elif _near(a_toks, pair, PROXIMITY_SLOP):
+            bonus += PROXIMITY_BOOST
+    for seq in names:
+        if len(seq) > 1:
+            if _near(q_toks, seq, 0):
+                bonus += NAME_PHRASE_BOOST * 1.5
+            elif _near(a_toks, seq, 0):
+                bonus += NAME_PHRASE_BOOST
+    return bonus
+
+
+def _implied_topics(card_names: Iterable[str]) -> set[str]:
+    """Topics a card brings with it through what its mechanic declares (the same
+    metadata the interaction graph is built from): Time Portal ends the turn, so a
+    question naming it is about turn ends; That's Mine is a Surprise; and so on."""
+    try:
+        from adjudicator.catalogue import default_catalogue
+
+        cat = default_catalogue()
+    except Exception:  # the engine's catalogue is optional for search
+        return set()
+    topics: set[str] = set()
+    for name in card_names:
+        card = cat.find(name)
+        if card is None:
+            continue
+        impl = card.impl
+        if impl.ends_turn:
+            topics.add("turn-end")
+        if impl.free_action:
+            topics.add("free-action")
+        if card.type == "surprise":
+            topics.add("surprise")
+        if card.type == "creeper":
+            topics.add("creeper")
+        if card.mechanic == "temp_hand":
+            topics.add("temporary-hand")
+    return topics
 
 
 def _topics_in(loaded: _Loaded, words: list[str]) -> list[str]:
     """Topic tags named in the query ("hand limit" -> hand-limit, "surprises" -> surprise)."""
     stems = [t.text for t in _ANALYZER(" ".join(words))]
     found = []
-    for topic in loaded.topics:
-        tstems = [t.text for t in _ANALYZER(topic.replace("-", " "))]
+    for topic, tstems in loaded.topic_stems.items():
         n = len(tstems)
-        if n and any(stems[i:i + n] == tstems for i in range(len(stems) - n + 1)):
+        if n and any(stems[i:i + n] == list(tstems) for i in range(len(stems) - n + 1)):
             found.append(topic)
     return sorted(found)
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
+
+
+@functools.lru_cache(maxsize=20000)
+def _stem(word: str) -> str:
+    toks = [t.text for t in _ANALYZER(word)]
+    return toks[0] if toks else ""
+
+
+def highlight_text(text: str, stems: set[str], maxchars: int = 170) -> str:
+    """The stretch of `text` (about maxchars long) holding most of the query's stems,
+    each match wrapped in HL_OPEN/HL_CLOSE; "" when nothing matches."""
+    tokens = [(m.start(), m.end(), _stem(m.group(0))) for m in _TOKEN.finditer(text)]
+    hits = [i for i, (_, _, st) in enumerate(tokens) if st and st in stems]
+    if not hits:
+        return ""
+    best, best_count, j = (hits[0], hits[0]), 0, 0
+    for i in range(len(hits)):  # the window of matches that fits and holds the most
+        while tokens[hits[i]][1] - tokens[hits[j]][0] > maxchars:
+            j += 1
+        if i - j + 1 > best_count:
+            best, best_count = (hits[j], hits[i]), i - j + 1
+    start, end = tokens[best[0]][0], tokens[best[1]][1]
+    spare = max(0, maxchars - (end - start)) // 2
+    lo, hi = max(0, start - spare), min(len(text), end + spare)
+    while lo > 0 and not text[lo - 1].isspace():
+        lo -= 1  # do not cut a word in half
+    while hi < len(text) and not text[hi].isspace():
+        hi += 1
+    out, pos = [], lo
+    for i in range(len(tokens)):
+        s0, e0, st = tokens[i]
+        if s0 < lo or e0 > hi or st not in stems:
+            continue
+        out.append(text[pos:s0] + HL_OPEN + text[s0:e0] + HL_CLOSE)
+        pos = e0
+    out.append(text[pos:hi])
+    frag = "".join(out).strip()
+    return ("..." if lo > 0 else "") + frag + ("..." if hi < len(text) else "")
+
+
+def _binary(q):
+    """The same query with every OR as a binary tree of unions. whoosh otherwise picks a
+    pre-loaded array union for some ORs, whose skip_to misbehaves inside Require (wrong
+    documents); the binary form scores the same whether or not it is restricted."""
+
+    def fix(node):
+        if type(node) is Or:
+            return DefaultOr(node.subqueries, boost=node.boost, minmatch=node.minmatch, scale=node.scale)
+        return node
+
+    return q.accept(fix)
+
+
+def _run(searcher, q, **kwargs):
+    """searcher.search, retried without whoosh's block-skipping optimisation (which trips
+    an assertion on some compound queries); an empty list if whoosh still fails."""
+    try:
+        return searcher.search(q, **kwargs)
+    except Exception:
+        if kwargs.get("optimize") is False:
+            return []
+        try:
+            return searcher.search(q, **{**kwargs, "optimize": False})
+        except Exception:
+            return []
+
+
 def search(query: str, limit: int = 10, filters: Mapping[str, Any] | None = None) -> SearchResult:
-    """Ranked rulings for `query` (never raises on odd input; see the module docstring)."""
+    """Ranked rulings for `query` (never raises on odd input; see the module docstring).
+
+    whoosh scores the words (question above card names above answer, with a bonus for
+    matching more of them), the card and topic facets and the table-talk expansions;
+    the best RERANK hits then get a bonus for query words standing close together and
+    for card names written out in full, computed from the stored text.
+    """
     if not isinstance(query, str):
         query = "" if query is None else str(query)
     try:
@@ -747,65 +991,96 @@ def search(query: str, limit: int = 10, filters: Mapping[str, Any] | None = None
     result.corrections, result.corrected_query = _suggest(parsed, loaded, query)
     result.suggestion = result.corrected_query
 
-    card_hits = loaded.lexicon.find(" ".join(parsed.words))
+    # Card names in the query become card terms: the facet (boosted) and the name itself.
+    # Their words (play, all, draw, 3) leave the bag of words, where they would favour
+    # any ruling that merely repeats them.
     card_keys: list[str] = []
-    for _, keys in card_hits:
-        for k in sorted(keys):
-            if k in loaded.facet_keys and k not in card_keys:
+    consumed: set[int] = set()
+    names: list[tuple[str, ...]] = []
+    for start, end, phrase, keys in loaded.lexicon.spans(parsed.words):
+        known = sorted(k for k in keys if k in loaded.facet_keys)
+        if not known:
+            continue
+        consumed.update(range(start, end))
+        toks = tuple(t.text for t in _ANALYZER(phrase))
+        if toks:
+            names.append(toks)
+        for k in known:
+            if k not in card_keys:
                 card_keys.append(k)
     result.cards_recognised = [loaded.lexicon.display.get(k, k) for k in card_keys]
+    plain = [w for i, w in enumerate(parsed.words) if i not in consumed]
 
-    clauses = []
-    if parsed.words:
-        text_q = _text_query(loaded, " ".join(parsed.words))
+    clauses: list[Any] = []
+    stems: set[str] = set()
+    if plain:
+        text_q = _text_query(loaded, " ".join(plain))
         if text_q is not None:
             clauses.append(text_q)
             result.searched_terms = sorted({_s(t) for _, t in text_q.all_terms()})
+    for toks in names:
+        stems.update(toks)
+        if len(toks) == 1:  # a one-word name (Veto!) still counts where it is written
+            clauses.extend(Term(f, toks[0], boost=NAME_PHRASE_BOOST * b)
+                           for f, b in (("question", 1.5), ("answer", 1.0)))
+        clauses.append(Phrase("cardtext", list(toks), boost=NAME_PHRASE_BOOST) if len(toks) > 1
+                       else Term("cardtext", toks[0], boost=NAME_PHRASE_BOOST))
+    if parsed.words:
         by_phrase, by_word = _expansions(parsed.words)
         for extra, boost in ((by_phrase, PHRASE_EXPANSION_BOOST), (by_word, EXPANSION_BOOST)):
             exp_q = _text_query(loaded, extra) if extra else None
             if exp_q is not None:
                 clauses.append(exp_q.with_boost(boost))
-        near = _proximity(parsed.words)
-        if near is not None and PROXIMITY_BOOST:
-            clauses.append(near)
-        topic_terms = _topics_in(loaded, parsed.words)
+                stems.update(_s(t) for _, t in exp_q.all_terms())
+        implied = _implied_topics(result.cards_recognised)
+        topic_terms = sorted(set(_topics_in(loaded, parsed.words)) | implied)
         if topic_terms:
             clauses.append(Or([Term("topics", t, boost=TOPIC_BOOST) for t in topic_terms]))
-    for ws in parsed.phrases:
-        for fname, boost in (("question", 2.0), ("answer", 1.0)):
-            toks = [t.text for t in _ANALYZER(" ".join(ws))]
-            if len(toks) > 1:
-                clauses.append(Phrase(fname, toks, boost=boost))
+        # a card also brings the words of what it does ("Time Portal" asks about turn ends)
+        implied_words = " ".join(TOPIC_WORDS[t] for t in sorted(implied) if t in TOPIC_WORDS)
+        implied_q = _text_query(loaded, implied_words) if implied_words else None
+        if implied_q is not None:
+            clauses.append(implied_q.with_boost(IMPLIED_BOOST))
+    quoted = [tuple(t.text for t in _ANALYZER(" ".join(ws))) for ws in parsed.phrases]
+    for toks in quoted:
+        if len(toks) > 1:
+            clauses.extend(Phrase(f, list(toks), boost=b) for f, b in (("question", 2.0), ("answer", 1.0)))
     if card_keys:
         clauses.append(Or([Term("cards", k, boost=CARD_BOOST) for k in card_keys]))
-    if not clauses:
-        if filter_q is None:
-            return result
-        final = Every()
-    else:
-        final = Or(clauses) if len(clauses) > 1 else clauses[0]
+    stems.update(result.searched_terms)
+    pairs = _pairs(plain) if PROXIMITY_BOOST else []
 
-    with loaded.index.searcher() as searcher:
-        hits = searcher.search(final, limit=limit, filter=filter_q, terms=True)
-        hits.fragmenter = highlight.ContextFragmenter(maxchars=160, surround=40)
-        hits.formatter = _Marker()
-        for hit in hits:
-            stored = hit.fields()
-            frag = ""
-            try:
-                frag = hit.highlights("answer", top=2) or hit.highlights("question", top=1)
-            except Exception:
-                frag = ""
-            if not frag:
-                frag = corpus_mod.first_sentence(stored.get("answer", "")) or stored.get("question", "")
-            display = stored.get("display") or {}
-            result.hits.append(Hit(
-                id=stored["id"], score=float(hit.score or 0.0), title=stored.get("question", ""),
-                highlight=" ".join(frag.split()),
-                cards=list(display.get("cards", [])),
-                topics=[t for t in stored.get("topics", "").split(",") if t],
-                kind=stored.get("kind", ""), editions=list(display.get("editions", [])),
-                imported=stored.get("origin") == "imported", origin=display.get("origin"),
-                line=display.get("line")))
+    with loaded.lock:
+        searcher = loaded.searcher()
+        if not clauses:
+            if filter_q is None:
+                return result
+            found = _run(searcher, Every(), limit=limit, filter=filter_q, optimize=False)
+            rows = [(hit.fields(), float(hit.score or 0.0)) for hit in found]
+        else:
+            final = _binary(Or(clauses) if len(clauses) > 1 else clauses[0])
+            found = _run(searcher, final, limit=max(limit, RERANK), filter=filter_q, optimize=False)
+            rows = []
+            for hit in found:
+                stored = hit.fields()
+                score = float(hit.score or 0.0)
+                if pairs or names:
+                    score += _bonus(loaded, stored["id"], stored.get("question", ""),
+                                    stored.get("answer", ""), pairs, names)
+                rows.append((stored, score))
+            rows.sort(key=lambda row: -row[1])
+            rows = rows[:limit]
+    for stored, score in rows:
+        answer, question = stored.get("answer", ""), stored.get("question", "")
+        frag = highlight_text(answer, stems) or highlight_text(question, stems)
+        if not frag:
+            frag = corpus_mod.first_sentence(answer) or question
+        display = stored.get("display") or {}
+        result.hits.append(Hit(
+            id=stored["id"], score=score, title=question, highlight=" ".join(frag.split()),
+            cards=list(display.get("cards", [])),
+            topics=[t for t in stored.get("topics", "").split(",") if t],
+            kind=stored.get("kind", ""), editions=list(display.get("editions", [])),
+            imported=stored.get("origin") == "imported", origin=display.get("origin"),
+            line=display.get("line")))
     return result

@@ -1,0 +1,249 @@
+"""Search: schema and facets, filters, the on-disk index and its repair, did-you-mean,
+card recognition, and queries that must never raise."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from whoosh.fields import KEYWORD, TEXT
+
+from rulings import corpus, search
+from rulings.search import MANIFEST, ensure_index, make_schema
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    path = tmp_path / "cache"
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(path))
+    search.forget_loaded()
+    yield path
+    search.forget_loaded()
+
+
+def _folder(cache: Path) -> Path:
+    folders = [p for p in (cache / "index").iterdir() if p.is_dir() and not p.name.startswith(".")]
+    assert len(folders) == 1, folders
+    return folders[0]
+
+
+def _segment(folder: Path) -> Path:
+    files = sorted((p for p in folder.iterdir() if p.name != MANIFEST), key=lambda p: -p.stat().st_size)
+    return files[0]  # the biggest file holds the segment's postings and stored fields
+
+
+# --------------------------------------------------------------------------- schema
+
+def test_schema_has_stemmed_text_and_keyword_facets():
+    schema = make_schema()
+    for name in ("question", "answer", "cardtext"):
+        assert isinstance(schema[name], TEXT)
+    stems = [t.text for t in schema["question"].analyzer("Playing played plays")]
+    assert len(stems) == 3 and len(set(stems)) == 1  # one stem for every inflection
+    for name in ("cards", "topics", "editions", "kind"):
+        assert isinstance(schema[name], KEYWORD)
+        assert [t.text for t in schema[name].analyzer("Play All, Time Portal")] == ["play all", "time portal"]
+    assert schema["question"].stored and schema["answer"].stored and schema["cards"].stored
+
+
+def test_hits_carry_display_fields_and_highlights():
+    result = search.search("creepers keeper limit")
+    assert result.hits
+    hit = result.hits[0]
+    assert hit.id == "creepers-no-limit"
+    assert hit.title == corpus.get(hit.id).title == hit.question
+    assert hit.score > 0 and hit.topics and "keeper-limit" in hit.topics
+    assert search.HL_OPEN in hit.highlight
+    assert set(hit.to_json()) >= {"id", "score", "question", "highlight", "cards", "topics"}
+
+
+# --------------------------------------------------------------------------- filters
+
+def test_card_filter_keeps_only_rulings_about_the_card():
+    for result in (search.search("", filters={"card": "Time Portal"}, limit=50),
+                   search.search('card:"time portal"', limit=50),
+                   search.search("card:time_portal", limit=50)):
+        assert result.hits, result.query
+        assert all("Time Portal" in h.cards for h in result.hits)
+
+
+def test_card_filter_accepts_aliases():
+    hits = search.search("", filters={"card": "Wormhole"}, limit=50).ids
+    assert "mystery-play-analogues" in hits
+    if "Wormhole" in corpus.load_corpus().get("mystery-play-analogues").cards_as_written:
+        assert "mystery-play-must-play-drawn" in hits or "mystery-play-surprise-too-late" in hits
+
+
+def test_topic_edition_and_kind_filters():
+    surprise = search.search("play", filters={"topic": "surprise"}, limit=100)
+    assert surprise.hits and all("surprise" in h.topics for h in surprise.hits)
+    eco = search.search("edition:eco creepers", limit=100)
+    assert eco.hits and all("Eco" in h.editions for h in eco.hits)
+    faq = search.search("", filters={"edition": "Online FAQ"}, limit=200)
+    assert len(faq.hits) == sum("Online FAQ" in r.editions for r in corpus.load_corpus())
+    judgement = search.search("kind:judgement", limit=50)
+    assert judgement.ids and all(corpus.get(i).kind == "judgement" for i in judgement.ids)
+    both = search.search("topic:surprise kind:mechanical cancel", limit=100)
+    assert both.hits and all(h.kind == "mechanical" and "surprise" in h.topics for h in both.hits)
+
+
+def test_unknown_filter_values_warn_with_a_suggestion():
+    result = search.search("play", filters={"topic": "suprise"})
+    assert result.hits == []
+    assert any("surprise" in w for w in result.warnings)
+
+
+# --------------------------------------------------------------------------- cards
+
+def test_card_names_and_aliases_in_the_query_are_recognised():
+    result = search.search("play all time portal")
+    assert {"Play All", "Time Portal"} <= set(result.cards_recognised)
+    assert result.ids[0] == "play-all-vs-turn-end"
+    worm = search.search("wormhole")
+    assert "mystery-play-analogues" in worm.ids[:3]
+    assert any(i.startswith("mystery-play-") and i != "mystery-play-analogues" for i in worm.ids[:3])
+    assert search.recognise_cards("can I D3P2 under Play All?") == ["Draw 3, Play 2 of Them", "Play All"]
+
+
+# --------------------------------------------------------------------------- did you mean
+
+@pytest.mark.parametrize("typo, fix", [("imediately", "immediately"), ("agnda", "agenda")])
+def test_did_you_mean_from_the_raw_vocabulary(typo, fix):
+    result = search.search(f"double {typo}" if typo == "agnda" else typo)
+    assert result.suggestion is not None and fix in result.suggestion.split()
+    assert result.corrected_query == result.suggestion
+    assert result.query.endswith(typo)  # the query itself was not rewritten
+    assert fix not in " ".join(result.searched_terms)
+
+
+def test_known_words_and_plurals_get_no_suggestion():
+    for q in ("surprise", "surprises", "creepers keeper limit", "play all"):
+        assert search.search(q).suggestion is None, q
+
+
+# --------------------------------------------------------------------------- the index on disk
+
+def test_index_is_kept_in_the_cache_and_reused(cache):
+    info = ensure_index()
+    assert info["built"] and info["docs"] == 136
+    folder = Path(info["folder"])
+    assert folder.parent == cache / "index"
+    manifest = json.loads((folder / MANIFEST).read_text())
+    assert manifest["hash"] == info["hash"] and manifest["docs"] == 136
+    search.forget_loaded()               # as a new process would
+    again = ensure_index()
+    assert not again["built"] and again["folder"] == info["folder"]
+
+
+def test_no_half_built_index_is_left_behind(cache):
+    ensure_index()
+    names = [p.name for p in (cache / "index").iterdir()]
+    assert not [n for n in names if n.startswith((".build-", ".trash-"))]
+
+
+def test_stale_index_is_rebuilt_when_the_inputs_change(cache, tmp_path):
+    from rulings import ingest
+
+    old = ensure_index()
+    src = tmp_path / "mine.txt"
+    src.write_text("Q: Can the dog eat the Cookies keeper?\nA: Only on Tuesdays, in our house.\n")
+    ingest.ingest_files([src])
+    new = ensure_index()
+    assert new["hash"] != old["hash"] and new["built"] and new["docs"] == 137
+    assert not Path(old["folder"]).exists()  # the stale folder is cleaned away
+    assert search.search("tuesdays dog").ids[0].startswith("imported-")
+
+
+@pytest.mark.parametrize("damage", ["truncate", "delete", "overwrite", "manifest", "junk-file"])
+def test_damaged_index_is_rebuilt(cache, damage):
+    info = ensure_index()
+    folder = Path(info["folder"])
+    seg = _segment(folder)
+    if damage == "truncate":
+        seg.write_bytes(seg.read_bytes()[: seg.stat().st_size // 3])
+    elif damage == "delete":
+        seg.unlink()
+    elif damage == "overwrite":  # same size, different bytes: only the checksum notices
+        data = bytearray(seg.read_bytes())
+        data[len(data) // 2: len(data) // 2 + 64] = b"\xff" * 64
+        seg.write_bytes(bytes(data))
+        search.forget_loaded()
+    elif damage == "manifest":
+        (folder / MANIFEST).write_text("{not json")
+        search.forget_loaded()
+    elif damage == "junk-file":
+        (folder / "_JUNK_9.seg").write_bytes(os.urandom(200))
+    before = search.stats["builds"]
+    result = search.search("play all time portal")  # no crash, right answer
+    assert result.ids[0] == "play-all-vs-turn-end"
+    assert search.stats["builds"] == before + 1
+    repaired = _folder(cache)
+    assert search._verify(repaired, info["hash"]) is not None
+
+
+def test_junk_in_the_cache_directory_is_ignored_or_cleared(cache):
+    root = cache / "index"
+    root.mkdir(parents=True)
+    (root / "notes.txt").write_text("hello")
+    (root / "0123456789abcdef01234567").mkdir()
+    (root / "0123456789abcdef01234567" / MANIFEST).write_text("garbage")
+    digest = search._inputs()[0]
+    squatter = root / digest[:24]          # a folder with the right name but junk inside
+    squatter.mkdir()
+    (squatter / MANIFEST).write_text(json.dumps({"hash": digest, "schema": search.SCHEMA_VERSION,
+                                                 "files": {"_MAIN_1.toc": [3, "x"]}}))
+    (squatter / "_MAIN_1.toc").write_bytes(b"abc")
+    assert search.search("veto").hits
+    assert [p.name for p in root.iterdir()] == [digest[:24]]
+    assert search._verify(squatter, digest) is not None
+
+
+def test_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(blocker / "cache"))
+    info = ensure_index()
+    assert info["folder"] is None and info["docs"] == 136
+    assert search.search("hand limit").hits
+
+
+# --------------------------------------------------------------------------- hostile queries
+
+HOSTILE = [
+    '"unbalanced quote', "play all\"", "'single", "card:", "card:   ", "topic:", "edition: kind:",
+    "AND OR NOT", "NOT", "play AND", "OR OR OR", "(((", ")", "[]{}", "*", "?", "~2", "^3", "play*",
+    "a:b:c", "::", "card:\"", 'card:"unclosed', "field:value", "kind:nonsense", "edition:klingon",
+    "card:nonexistent-card", "x" * 5000, "play " * 2000, "\x00\x01\n\t", "ëüñ ☃ 🃏", "",
+    "   ", "-", "--limit", "'; DROP TABLE rulings; --", "play^^^all", "\\", "%s %d {0}",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_queries_never_raise(query):
+    result = search.search(query)
+    assert isinstance(result.hits, list)
+    assert all(h.id for h in result.hits)
+
+
+def test_very_long_query_is_cut_and_still_ranks():
+    result = search.search("play all time portal " + "zzz " * 2000)
+    assert result.ids and result.ids[0] == "play-all-vs-turn-end"
+    assert result.warnings
+
+
+def test_odd_arguments_never_raise():
+    assert search.search(None).hits == []
+    assert isinstance(search.search("veto", limit=0).hits, list)
+    assert isinstance(search.search("veto", limit="x").hits, list)
+    assert isinstance(search.search("veto", filters={"colour": "red", "card": None}).hits, list)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=120))
+def test_any_text_is_a_valid_query(text):
+    result = search.search(text, limit=3)
+    assert isinstance(result.hits, list)

@@ -106,6 +106,9 @@ def test_validation_unknown_relation_and_missing_endpoint():
     ("Get On With It", "Play All", "play-all-vs-turn-end"),
     ("Draw 2", "Draw 3", "rule-new-rule-replaces-contradicting"),
     ("Get On With It", "Draw 3, Play 2 of Them", "gowi-inside-temp-hand"),
+    ("Double Agenda", "Triple Agenda", "double-triple-agenda-exclusive"),
+    ("Time Portal", "Play All", "play-all-vs-turn-end"),
+    ("Play All But 1", "Rich Bonus", "play-all-plus-bonus"),
 ])
 def test_interaction_questions_answered_with_rulings(cat, full, a, b, ruling):
     paths = explain_pair(cat, a, b, graph=full)

@@ -23,3 +23,13 @@ def write_scenario(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
     path = tmp_path / name
     path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     return path
+
+
+def run_scenario(tmp_path: Path, text: str):
+    """Replay scenario text and require that it loads and every expectation holds."""
+    from adjudicator.replay import replay_file
+
+    verdict = replay_file(str(write_scenario(tmp_path, text)))
+    assert verdict.error is None, str(verdict.error)
+    assert verdict.failures == [], verdict.failures
+    return verdict

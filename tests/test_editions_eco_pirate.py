@@ -12,7 +12,7 @@ from adjudicator.catalogue import default_catalogue
 from adjudicator.cli import _scenario_files, main
 from adjudicator.editions import EASY_ECO_SHARED, easy_ecofluxx_deck, easy_ecofluxx_set_aside
 from adjudicator.replay import replay_file
-from tests.conftest import REPO, write_scenario
+from tests.conftest import REPO, write_scenario, run_scenario as run
 
 ECO_FILES = _scenario_files([str(REPO / "scenarios" / "eco")])[0]
 PIRATE_FILES = _scenario_files([str(REPO / "scenarios" / "pirate")])[0]
@@ -23,13 +23,6 @@ SHIPS = {"Sloop", "Schooner", "Frigate", "Galleon"}
 @pytest.fixture(scope="module")
 def cat():
     return default_catalogue()
-
-
-def run(tmp_path, text):
-    verdict = replay_file(str(write_scenario(tmp_path, text)))
-    assert verdict.error is None, str(verdict.error)
-    assert verdict.failures == [], verdict.failures
-    return verdict
 
 
 # ----------------------------------------------------------------------------- catalogues

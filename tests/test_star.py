@@ -15,7 +15,7 @@ from adjudicator.engine import Engine
 from adjudicator.events import Event
 from adjudicator.replay import replay_file
 from adjudicator.state import State
-from tests.conftest import REPO, write_scenario
+from tests.conftest import REPO, write_scenario, run_scenario as run
 
 SURPRISES = {"Canceled Plans", "Veto!", "Stop That!", "That's Mine", "It's A Trap!"}   # Belay That! = Stop That!
 # The reference lists 100 cards with the Basic Rules: 25 Keepers, 3 Creepers, 33 Goals,
@@ -104,13 +104,6 @@ def test_the_faq_rulings_are_demonstrated():
 
 
 # ----------------------------------------------------------------------------- mechanics
-def run(tmp_path, text):
-    verdict = replay_file(str(write_scenario(tmp_path, text)))
-    assert verdict.error is None, str(verdict.error)
-    assert verdict.failures == [], verdict.failures
-    return verdict
-
-
 def test_bonus_keeper_counts_only_for_its_holder(tmp_path):
     v = run(tmp_path, """
         format: 1

@@ -43,6 +43,9 @@ def _guard(func):
             return EXIT_FAIL
         except BrokenPipeError:  # `fluxx-judge rulings | head`
             return EXIT_OK
+        except OSError as exc:  # e.g. a data directory that cannot be written
+            _out(f"error: {exc}")
+            return EXIT_FAIL
 
     run.__name__ = func.__name__
     run.__doc__ = func.__doc__

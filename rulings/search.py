@@ -10,14 +10,18 @@ a manifest of its files' sizes and SHA-256 sums, it is written to a temporary fo
 renamed into place only when complete, and it is read into memory once verified. When
 the cache directory cannot be written the index simply lives in memory.
 
-Queries are plain words. They are OR-grouped, so a partial match still ranks, with the
-question weighted above the card names and those above the answer. Card names and
-aliases typed in the query ("play all", "time portal", "wormhole") are recognised and
-boost the card facet. `card:`, `topic:`, `edition:` and `kind:` filter (quote values
-with spaces: card:"time portal"). Unknown words get a "did you mean" from the raw,
-unstemmed vocabulary of the corpus, but the query is never rewritten behind the user's
-back. Hostile input (unbalanced quotes, stray colons, operators, huge queries) is
-sanitised down to plain terms and never raises.
+Queries are plain words. They are OR-grouped with a coordination bonus, so a partial
+match still ranks, with the question weighted above the answer. Card names and aliases
+typed in the query ("play all", "time portal", "wormhole") are recognised and boost the
+card facet; topic names and a small table of players' words ("stop" -> cancel) add
+weaker terms. whoosh scores all that; its best hits are then reranked with a bonus for
+query words standing close together and card names written out. `card:`, `topic:`,
+`edition:` and `kind:` filter (quote values with spaces: card:"time portal"). Unknown
+words get a "did you mean" from the raw, unstemmed vocabulary of the corpus, but the
+query is never rewritten behind the user's back. Hostile input (unbalanced quotes,
+stray colons, operators, huge queries) is sanitised down to plain terms and never
+raises. In a big index (many imported records) words found in a large share of the
+rulings are dropped from the whoosh query, which keeps a query to a few milliseconds.
 """
 
 from __future__ import annotations
@@ -52,9 +56,9 @@ MANIFEST = "MANIFEST.json"
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 48
 FILTER_FIELDS = ("card", "topic", "edition", "kind")
-FIELD_BOOSTS = {"question": 3.0, "cardtext": 0.5, "answer": 1.0}
-CARD_BOOST = 6.0
-TOPIC_BOOST = 1.0
+FIELD_BOOSTS = {"question": 2.0, "cardtext": 1.0, "answer": 1.0}
+CARD_BOOST = 4.0
+TOPIC_BOOST = 2.0
 HL_OPEN, HL_CLOSE = "**", "**"
 
 # "not", "no" and "can" matter in rules questions less than one might think, but numbers
@@ -72,11 +76,11 @@ _STRAY_FIELD = re.compile(r"(?<!\S)[\w-]*:+(?=\s|$)|:+")
 EXPANSION_BOOST = 1.0
 PHRASE_EXPANSION_BOOST = 2.0
 IMPLIED_BOOST = 0.2      # words a recognised card brings (a tie-breaker, see TOPIC_WORDS)
-PROXIMITY_BOOST = 0.5
-PROXIMITY_SLOP = 4
-NAME_PHRASE_BOOST = 0.5
+PROXIMITY_BOOST = 4.0
+PROXIMITY_SLOP = 3
+NAME_PHRASE_BOOST = 2.0
 COORDINATION = 0.9      # OrGroup.factory(COORDINATION): a bonus for matching more words
-COMMON_SHARE = 0.1      # answer words in more than this share of the rulings...
+COMMON_SHARE = 0.1      # question/answer words in more than this share of the rulings...
 COMMON_MIN_DOCS = 100   # ...and in more than this many are pruned (see _text_query)
 RERANK = 40             # how many of whoosh's best hits get the proximity rerank
 
@@ -97,6 +101,7 @@ PLAYER_WORDS = {
     "ability": "power free action", "powers": "power free action",
     "deck": "draw pile", "ties": "tie", "tied": "tie", "simultaneously": "same moment",
     "trashed": "discarded removed", "gone": "removed", "cap": "limit",
+    "direction": "clockwise",
 }
 PLAYER_PHRASES = {
     "not my turn": "another player's turn out-of-turn",
@@ -107,7 +112,7 @@ PLAYER_PHRASES = {
     "same time": "same moment", "something else": "different card",
     "2 player": "two-player", "two player": "two-player", "starting hand": "opening hand",
     "keeper power": "free action", "ran out": "runs out", "run out": "runs out",
-    "on top of": "cover",
+    "on top of": "cover", "which way": "direction clockwise",
     "rid of": "off their table removed", "after the": "earlier followed later",
 }
 # what a card's mechanic is about, in the rulings' words (see _implied_topics)
@@ -330,7 +335,7 @@ class _Loaded:
             self._searcher = self.index.searcher()
         return self._searcher
     tokens: dict[tuple[str, str], list] = field(default_factory=dict)
-    common: frozenset[str] = frozenset()  # answer stems in so many rulings they barely rank
+    common: frozenset[tuple[str, str]] = frozenset()  # (field, stem) in so many rulings they barely rank
     parsers: dict[tuple, Any] = field(default_factory=dict)
     suggestions: dict[str, str | None] = field(default_factory=dict)
     by_length: dict[int, list[str]] = field(default_factory=dict)
@@ -514,8 +519,8 @@ def _finish(cache: Path, digest: str, ix, folder: Path | None, manifest: dict, r
         kinds = frozenset(t.decode() if isinstance(t, bytes) else t for t in reader.lexicon("kind"))
         editions = frozenset(t.decode() if isinstance(t, bytes) else t for t in reader.lexicon("editions"))
         threshold = max(COMMON_MIN_DOCS, COMMON_SHARE * reader.doc_count())
-        common = frozenset(_s(t) for t in reader.lexicon("answer")
-                           if reader.doc_frequency("answer", t) > threshold)
+        common = frozenset((f, _s(t)) for f in ("question", "answer") for t in reader.lexicon(f)
+                           if reader.doc_frequency(f, t) > threshold)
     by_length: dict[int, list[str]] = {}
     for w in sorted(vocab):
         by_length.setdefault(len(w), []).append(w)
@@ -583,6 +588,7 @@ def forget_loaded(lexicon: bool = False) -> None:
         _inputs_cache.update(key=None, value=None)
     if lexicon:
         _builtin_lexicon.cache_clear()
+        _catalogue.cache_clear()
 
 
 # --------------------------------------------------------------------------- results
@@ -776,11 +782,12 @@ def _text_query(loaded: _Loaded, text: str, scale: float | None = COORDINATION):
     if q is None or not list(q.all_terms()):
         return None
     if loaded.common:
-        # a word found in most answers of a big index costs whoosh a pass over nearly
-        # every document and adds almost nothing to the ranking: match it in the
-        # question and card names only (small indexes have no such words)
+        # a word found in a large share of a big index's questions or answers costs
+        # whoosh a pass over most documents and adds almost nothing to the ranking:
+        # drop it from that field (small indexes have no such words; the proximity
+        # rerank still sees it)
         def prune(node):
-            if isinstance(node, Term) and node.fieldname == "answer" and _s(node.text) in loaded.common:
+            if isinstance(node, Term) and (node.fieldname, _s(node.text)) in loaded.common:
                 return NullQuery
             return node
 
@@ -860,15 +867,20 @@ def _bonus(loaded: _Loaded, doc_id: str, question: str, answer: str,
     return bonus
 
 
+@functools.lru_cache(maxsize=1)
+def _catalogue():
+    """The engine's card catalogue, or None; looked up once per process (a broken card
+    file must not cost a failed load on every query). forget_loaded(lexicon=True)
+    looks again."""
+    return corpus_mod._catalogue()
+
+
 def _implied_topics(card_names: Iterable[str]) -> set[str]:
     """Topics a card brings with it through what its mechanic declares (the same
     metadata the interaction graph is built from): Time Portal ends the turn, so a
     question naming it is about turn ends; That's Mine is a Surprise; and so on."""
-    try:
-        from adjudicator.catalogue import default_catalogue
-
-        cat = default_catalogue()
-    except Exception:  # the engine's catalogue is optional for search
+    cat = _catalogue()
+    if cat is None:  # the engine's catalogue is optional for search
         return set()
     topics: set[str] = set()
     for name in card_names:
@@ -943,8 +955,9 @@ def highlight_text(text: str, stems: set[str], maxchars: int = 170) -> str:
 
 def _binary(q):
     """The same query with every OR as a binary tree of unions. whoosh otherwise picks a
-    pre-loaded array union for some ORs, whose skip_to misbehaves inside Require (wrong
-    documents); the binary form scores the same whether or not it is restricted."""
+    pre-loaded array union for some ORs depending on the index size, which scores
+    differently and whose skip_to is unreliable inside compound queries; the binary form
+    is also the faster one here."""
 
     def fix(node):
         if type(node) is Or:

@@ -102,6 +102,24 @@ CASES = [
     ('swap plays for draws with 7 cards and play 3', 'swap-plays-hand-cap'),
     ('get on with it after my hand is empty', 'get-on-with-it-empty-hand'),
     ('stealing a keeper someone else has is that allowed', 'grab-keeper-cheating'),
+    # a second held-out set; only "which way" needed a table-talk entry afterwards
+    ('can i hold creepers in my hand', 'rule-creeper-drawn-auto-play'),
+    ('do meta rules ever leave', 'rule-meta-rules-persist'),
+    ('which way do turns go', 'rule-play-clockwise'),
+    ('are dangers played right away like creepers', 'rule-danger-played-like-action'),
+    ('2 player game danger knocks out the other player do i win', 'rule-danger-two-player'),
+    ('how many rules can be out in solo', 'rule-solo-rule-slots'),
+    ('goal bonanza sub hand get on with it', 'gowi-inside-temp-hand'),
+    ('does an action count as one play even if it makes me play more cards', 'rule-action-whole-effect-one-play'),
+    ('counter their surprise with a surprise from my draw 3 play 2 cards', 'counter-from-temp-hand'),
+    ('what happens to the action card after i use it', 'rule-action-discard-after-use'),
+    ('does the next goal have to fill the empty double agenda slot', 'double-agenda-fill-slot'),
+    ('extra draw and play bonus do i have to play the card i drew', 'extra-draw-play-not-tied'),
+    ('is there a limit on creepers', 'creepers-no-limit'),
+    ('someone played a hand limit when do i discard', 'rule-new-limit-immediate-compliance'),
+    ('stop that or canceled plans on my turn do others pick the discard', 'cancel-in-turn-discard-choice'),
+    ('where is the official faq', 'online-faq-pointer'),
+    ('can i play a card that does nothing', 'rule-cards-always-playable'),
 ]
 
 

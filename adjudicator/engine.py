@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from adjudicator import interactions
-from adjudicator.catalogue import Catalogue, CardDef
+from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision, Rejected
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.mechanics.base import (
-    ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
+    ACTION, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
 )
 from adjudicator.names import normalize
 from adjudicator.quantities import Quantities
@@ -506,6 +506,24 @@ class Engine(Quantities, Responses):
     def deal_in(self, player: str) -> None:
         self.draw(player, 3, why="a fresh hand")
 
+    def move_to(self, card: int, to: str) -> str:
+        """Move a Keeper or Creeper in play from its owner's table to `to`'s; returns the
+        old owner. A Creeper moved on its own leaves the Keeper it was attached to; a
+        moved Keeper's attached Creepers follow it at the next checkpoint."""
+        st = self.state
+        owner = st.owner_of_keeper(card)
+        self.detach(card)
+        st.keepers[owner].remove(card)
+        st.keepers[to].append(card)
+        return owner
+
+    def steal(self, card: int, thief: str) -> str:
+        """`thief` takes a card from another player's table; the action doing it is
+        marked as a steal, which It's A Trap! may answer. Returns the old owner."""
+        owner = self.state.owner_of_keeper(card)
+        self.note_victim(owner)
+        return self.move_to(card, thief)
+
     def detach(self, creeper: int) -> None:
         """A Creeper moved on its own leaves the Keeper it was attached to."""
         self.state.attachments.pop(creeper, None)
@@ -587,7 +605,7 @@ class Engine(Quantities, Responses):
                 if p not in st.eliminated:
                     met.setdefault(p, []).append(g)
         for r in self.rule_cards():
-            met = st.defs[r].impl.filter_winners(self, r, met) if hasattr(st.defs[r].impl, "filter_winners") else met
+            met = st.defs[r].impl.filter_winners(self, r, met)
         if ungoals:
             st.everyone_loses = True
             self.say(f"The Ungoal {self.names(ungoals)} is met: the game ends at once and every player loses.",
@@ -926,7 +944,7 @@ class Engine(Quantities, Responses):
 
     def _event_play(self, player: str, ev: Event) -> None:
         st = self.state
-        self._before = st.snapshot()      # the table before this action, to cancel it
+        before = st.snapshot()      # the table before this action, to cancel it
         if player != st.active_player:
             hint = " (to use a Surprise out of turn, write `surprise:`)" if self.cat.get(ev.card).type == SURPRISE else ""
             why = (f"{st.active_player} still has plays to make" if self.plays_left() > 0 or st.temp_hands else
@@ -967,7 +985,7 @@ class Engine(Quantities, Responses):
                      f"it is {d.name}.")
         self._explain_play_quota(player)
         self.open_game_action(d.key, player, f"{player}'s play of {d.name}")
-        self.play_card(player, card, counted=True, before=self._before)
+        self.play_card(player, card, counted=True, before=before)
         self.close_finished_temp_hands()
 
     def _explain_play_quota(self, player: str) -> None:
@@ -991,7 +1009,7 @@ class Engine(Quantities, Responses):
 
     def _event_use(self, player: str, ev: Event) -> None:
         st = self.state
-        self._before = st.snapshot()      # the table before this action, to cancel it
+        before = st.snapshot()      # the table before this action, to cancel it
         d = self.cat.get(ev.card)
         card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
         if card is None:
@@ -1003,8 +1021,7 @@ class Engine(Quantities, Responses):
         impl = d.impl
         if not impl.free_action:
             raise Rejected(f"{d.name} gives no free action to use")
-        off_turn = getattr(impl, "off_turn", False)
-        if player != st.active_player and not off_turn:
+        if player != st.active_player and not impl.off_turn:
             raise Rejected(f"free actions are taken on your own turn; it is {st.active_player}'s turn",
                            "rule-free-actions-anytime-not-plays")
         if st.temp_hands and player == st.active_player:
@@ -1018,7 +1035,7 @@ class Engine(Quantities, Responses):
         if player == st.active_player:
             st.free_used.append(d.key)
         self.open_game_action(d.key, player, f"{player}'s use of {d.name}")
-        self.open_window("use", card, player, self._before)
+        self.open_window("use", card, player, before)
         self.say(f"{player} uses {d.name} (a free action: it is not a play).", "rule-free-actions-anytime-not-plays")
         impl.use(self, card, player)
         self.checkpoint()

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 import networkx as nx
 
 from adjudicator.errors import CatalogueError
-from adjudicator.mechanics.base import CARD_TYPES, META_RULE, RULE, SLOTS
+from adjudicator.mechanics.base import META_RULE, RULE, SLOTS
 
 RELATIONS = {
     "sets": "governs",                      # rule -> slot
@@ -126,7 +126,7 @@ def build_graph(catalogue) -> nx.MultiDiGraph:
             _add(g, node, "concept:turn_end", "grants", "turn-ending-cards-list")
         if impl.free_action:
             _add(g, node, "concept:free_action", "grants", "rule-free-actions-anytime-not-plays")
-        for target, ruling in getattr(impl, "cancels", {}).items():
+        for target, ruling in impl.cancels.items():
             _add(g, node, _concept(g, target), "cancels", ruling)
         for alias in card.aliases:
             a = f"alias:{alias}"

@@ -10,7 +10,7 @@ from typing import Any
 from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import Decision
 from adjudicator.engine import Engine, Entry, StepResult, cites_of
-from adjudicator.errors import FluxxJudgeError, InputError, ScenarioFault
+from adjudicator.errors import InputError, ScenarioFault
 from adjudicator.scenario import Expectation, Scenario, build_state, load_scenario
 
 

@@ -85,7 +85,7 @@ class Responses:
         if target.by == player:
             raise Rejected(f"{player} cannot cancel their own {self.name(target.card)}", "no-out-of-turn-function-own-turn")
         if counter:
-            reason = f"any Surprise can cancel another Surprise"
+            reason = "any Surprise can cancel another Surprise"
             cites = ("rule-surprise-cancels-surprise", "counter-surprise-any-time")
         else:
             problem = impl.cannot_answer(self, card, target, player)

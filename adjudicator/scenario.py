@@ -8,7 +8,6 @@ file, line and column.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -257,7 +256,7 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     if "reshuffle" in top:
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
     if check:
-        _check_position(sc, reader)
+        _check_position(sc)
     if "events" in top:
         items = top["events"].as_seq("events")
         # players who jump in during the game may be named by later events
@@ -314,7 +313,7 @@ def _default_id(path: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", base).strip("-") or "scenario"
 
 
-def _check_position(sc: Scenario, reader: _Reader) -> None:
+def _check_position(sc: Scenario) -> None:
     """Refuse positions the rules could never reach, naming the reason."""
     problems = position_problems(sc)
     if problems:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from adjudicator.decisions import BadAnswer
-from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, GOAL, KEEPER, RULE, SURPRISE, Mechanic, Param, register
+from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, KEEPER, RULE, SURPRISE, Mechanic, Param, register
 
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
 
@@ -56,11 +56,7 @@ class Steal(Mechanic):
         if not targets:
             return _nothing(e, card, "nobody else has one")
         target = e.choose("card", player, f"{player} picks what to steal", targets)
-        owner = st.owner_of_keeper(target)
-        e.note_victim(owner)
-        e.detach(target)
-        st.keepers[owner].remove(target)
-        st.keepers[player].append(target)
+        owner = e.steal(target, player)
         e.say(f"{player} takes {e.name(target)} from {owner}: taking another player's Keeper needs a card that "
               "allows it, and this one does.", "grab-keeper-cheating")
         e.checkpoint()
@@ -305,12 +301,9 @@ class ExchangeKeepers(Mechanic):
             return _nothing(e, card, "both players need a Keeper")
         take = e.choose("card", player, f"{player} picks the Keeper to take", theirs)
         give = e.choose("card", player, f"{player} picks the Keeper to give", mine)
-        owner = st.owner_of_keeper(take)
         with e.atomic():
-            st.keepers[owner].remove(take)
-            st.keepers[player].remove(give)
-            st.keepers[player].append(take)
-            st.keepers[owner].append(give)
+            owner = e.move_to(take, player)
+            e.move_to(give, owner)
         e.say(f"{player} swaps {e.name(give)} for {owner}'s {e.name(take)}.")
 
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from adjudicator.catalogue import CardDef
     from adjudicator.engine import Engine
 
 # card types
@@ -48,6 +47,8 @@ class Mechanic:
     modifies: ClassVar[dict[str, str]] = {}      # quantities it changes: concept:play_count...
     overrides: ClassVar[dict[str, str]] = {}     # what it overrides (a turn end: the Play rule...)
     free_action: ClassVar[bool] = False
+    off_turn: ClassVar[bool] = False             # its free action may be used on others' turns too
+    cancels: ClassVar[dict[str, str]] = {}       # Surprises: the kinds of card or action they stop
     once_per_turn: ClassVar[bool] = False
     ends_turn: ClassVar[bool] = False
     rulings: ClassVar[tuple[str, ...]] = ()      # rulings that decide how it behaves
@@ -108,6 +109,10 @@ class Mechanic:
     # -- goals ---------------------------------------------------------------
     def winners(self, e: "Engine", card: int) -> set[str]:
         return set()
+
+    def filter_winners(self, e: "Engine", card: int, met: dict[str, list[int]]) -> dict[str, list[int]]:
+        """A rule in play that narrows who may win (You Also Need a Baked Potato)."""
+        return met
 
     def win_cites(self, e: "Engine", card: int) -> tuple[str, ...]:
         """Rulings that decide how this Goal is met, cited when someone meets it."""

@@ -347,6 +347,5 @@ class MassMigration(Mechanic):
         with e.atomic():
             for p, k in picks.items():
                 nxt = order[(order.index(p) + step) % len(order)]
-                st.keepers[p].remove(k)
-                st.keepers[nxt].append(k)
+                e.move_to(k, nxt)
                 e.say(f"{p}'s {e.name(k)} migrates to {nxt}.")

@@ -4,7 +4,6 @@ mechanic does that part and says plainly in the verdict what the seeds leave ope
 
 from __future__ import annotations
 
-from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import ACTION, KEEPER, META_RULE, RULE, Mechanic, Param, register
 from adjudicator.mechanics.free_actions import MysteryPlay
 
@@ -147,9 +146,7 @@ class GiftGiveaway(Mechanic):
                           and not any(st.defs[x].type == KEEPER for x in st.keepers[q]) and q not in empty]
                 options = empty or [q for q in order if q != p]
                 to = e.choose("player", p, f"{p} gives {e.name(k)} to", options)
-                e.detach(k)
-                st.keepers[p].remove(k)
-                st.keepers[to].append(k)
+                e.move_to(k, to)
                 held[p] = None  # type: ignore[assignment]
                 received.add(to)
                 e.say(f"{p} gives {e.name(k)} to {to}" + (" (who had no Keepers, so came first)" if empty else "") + ".")

@@ -3,7 +3,7 @@ names it as needed."""
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import GOAL, KEEPER, UNGOAL, Mechanic, Param, register
+from adjudicator.mechanics.base import GOAL, UNGOAL, Mechanic, Param, register
 
 _GOALS = frozenset({GOAL, UNGOAL})
 

@@ -48,8 +48,7 @@ class PassesOn(BlockingCreeper):
             if not others:
                 return
             to = e.choose("player", owner, f"{owner} has {e.name(card)} and {want}: choose who receives {want}", others)
-            st.keepers[owner].remove(k)
-            st.keepers[to].append(k)
+            e.move_to(k, to)
             e.say(f"{owner} has both {e.name(card)} and {want}, so {want} goes to {to}.")
 
 
@@ -126,6 +125,5 @@ class MovesOnGoalChange(BlockingCreeper):
         if len(order) < 2:
             return
         to = order[(order.index(owner) - 1) % len(order)]
-        st.keepers[owner].remove(card)
-        st.keepers[to].append(card)
+        e.move_to(card, to)
         e.say(f"The Goal changed, so {e.name(card)} moves from {owner} to {to} (against turn order).")

@@ -4,7 +4,7 @@ outcomes only the table can judge."""
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import ACTION, DANGER, META_RULE, RULE, SECRET, Mechanic, Param, register
+from adjudicator.mechanics.base import DANGER, META_RULE, RULE, SECRET, Mechanic, Param, register
 
 _RULES = frozenset({RULE, META_RULE})
 

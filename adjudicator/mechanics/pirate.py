@@ -105,13 +105,8 @@ class Plunder(Mechanic):
         return None
 
     def use(self, e, card, player):
-        st = e.state
         target = e.choose("card", player, f"{player} picks the Keeper to plunder", self._targets(e, player))
-        owner = st.owner_of_keeper(target)
-        e.note_victim(owner)
-        e.detach(target)
-        st.keepers[owner].remove(target)
-        st.keepers[player].append(target)
+        owner = e.steal(target, player)
         e.say(f"{player} plunders {e.name(target)} from {owner}: with {e.name(card)} on the table taking another "
               "player's Keeper is allowed, where otherwise it would be cheating.", "grab-keeper-cheating")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import BASIC, KEEPER, META_RULE, RULE, Mechanic, Param, register
+from adjudicator.mechanics.base import BASIC, META_RULE, RULE, Mechanic, Param, register
 
 _RULES = frozenset({RULE, META_RULE})
 

@@ -280,12 +280,10 @@ class Teleporter(_FreePower):
         return None
 
     def use(self, e, card, player):
-        st = e.state
         k = e.choose("card", player, f"{player} picks the Keeper to teleport", self._mine(e, card, player))
         to = e.choose("player", player, f"{player} picks who receives {e.name(k)}",
                       [p for p in e.seat_order(start=player) if p != player])
-        st.keepers[player].remove(k)
-        st.keepers[to].append(k)
+        e.move_to(k, to)
         riders = _attached_to(e, k)
         e.say(f"{player} teleports {e.name(k)} to {to}" + (f", with the attached {e.names(riders)}." if riders else "."))
 
@@ -316,10 +314,7 @@ class StealNamed(_FreePower):
         target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes", self._targets(e, card, player))
         owner = st.owner_of_keeper(target)
         target = _crewman(e, owner, player, target)
-        if hasattr(e, "note_victim"):
-            e.note_victim(owner)
-        st.keepers[owner].remove(target)
-        st.keepers[player].append(target)
+        e.steal(target, player)
         e.say(f"{player}'s {e.name(card)} takes {e.name(target)} from {owner}: a card that allows taking another "
               "player's Keeper.", "grab-keeper-cheating")
 
@@ -568,7 +563,7 @@ class ReturnTaggedKeepers(Mechanic):
             for p, k in beings:
                 e.take_from_play(k, player)
                 e.land(k, st.hands[holder or p])
-            if holder and hasattr(e, "note_victim"):
+            if holder:
                 for p in dict.fromkeys(p for p, _ in beings if p != holder):
                     e.note_victim(p)
             e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")

@@ -16,7 +16,6 @@ _KIND_WORDS = {KEEPER: "a Keeper", GOAL: "a Goal", RULE: "a New Rule", ACTION: "
 class SurpriseMechanic(Mechanic):
     card_types = _SURPRISE
     counters: ClassVar[str] = ""                 # the card type its out-of-turn side cancels
-    cancels: ClassVar[dict[str, str]] = {}       # graph metadata: concept -> ruling
 
     def cannot_answer(self, e, card, window, player):
         """Why this Surprise cannot answer `window`: (reason, ruling, more cites...) or None."""
@@ -155,11 +154,7 @@ class ThatsMine(SurpriseMechanic):
             e.say("Nobody else has a Keeper to steal.", "rule-cards-always-playable")
             return
         target = e.choose("card", player, f"{player} picks a Keeper to steal", targets)
-        owner = st.owner_of_keeper(target)
-        e.note_victim(owner)
-        e.detach(target)
-        st.keepers[owner].remove(target)
-        st.keepers[player].append(target)
+        owner = e.steal(target, player)
         e.say(f"{player} steals {e.name(target)} from {owner}.")
         e.checkpoint()
 
@@ -194,9 +189,7 @@ class ItsATrap(SurpriseMechanic):
         targets = [k for k in st.keepers[thief] if st.defs[k].type == KEEPER]
         if targets:
             k = e.choose("card", player, f"{player} steals one of {thief}'s Keepers", targets)
-            e.detach(k)
-            st.keepers[thief].remove(k)
-            st.keepers[player].append(k)
+            e.move_to(k, player)
             e.say(f"Instead, {player} steals {e.name(k)} from {thief}.")
 
     def play(self, e, card, player):

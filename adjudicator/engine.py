@@ -89,6 +89,8 @@ class Engine(Quantities, Responses):
         self._defer = 0
         self._dirty = False
         self._said_tie: frozenset[str] = frozenset()
+        if state.goals_seen is None:
+            state.goals_seen = frozenset(state.goals)
 
     # =====================================================================
     # running events
@@ -346,6 +348,7 @@ class Engine(Quantities, Responses):
                 return
             self._follow_attachments()
             self._reveal_secrets()
+            self._notice_goal_change()
             for p in self.seat_order():
                 for k in list(st.keepers[p]):
                     if k in st.keepers[p]:
@@ -390,6 +393,22 @@ class Engine(Quantities, Responses):
                 st.keepers[holder].remove(creeper)
                 st.keepers[owner].append(creeper)
                 self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.")
+
+    def _notice_goal_change(self) -> None:
+        """Cards that react when the Goal changes (Radioactive Potato) react to every
+        change to the set of Goals in play since the last checkpoint, by any route: a
+        Goal replaced, added, or gone (Double Agenda leaving, the last Goal trashed)."""
+        st = self.state
+        now = frozenset(st.goals)
+        if st.goals_seen is None or st.goals_seen == now:
+            st.goals_seen = now
+            return
+        st.goals_seen = now
+        # collected first: a card that moves must not react twice
+        reactors = [(k, p) for p in st.players for k in st.keepers[p]]
+        for k, p in reactors:
+            if k in st.keepers[p]:
+                st.defs[k].impl.on_goal_change(self, k, p)
 
     def _reveal_secrets(self) -> None:
         """A Secret that has left the hand it was in, by any route, is revealed and its
@@ -816,11 +835,6 @@ class Engine(Quantities, Responses):
                     st.resolving.remove(card)
                 st.goals.append(card)
                 self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
-            # collected first: a card that moves must not react twice
-            reactors = [(k, p) for p in st.players for k in st.keepers[p]]
-            for k, p in reactors:
-                if k in st.keepers[p]:
-                    st.defs[k].impl.on_goal_change(self, k, p)
 
     # =====================================================================
     # playing cards

@@ -89,6 +89,7 @@ class Engine(Quantities, Responses):
         self._defer = 0
         self._dirty = False
         self._said_tie: frozenset[str] = frozenset()
+        self._said_stall: set[tuple[int, str]] = set()
         if state.goals_seen is None:
             state.goals_seen = frozenset(state.goals)
 
@@ -134,6 +135,7 @@ class Engine(Quantities, Responses):
         self._checking = False
         self.entries = []
         self._said_tie = frozenset()
+        self._said_stall = set()
         try:
             self._dispatch(pend.event)
             if self._next_answer < len(self._answers):
@@ -649,6 +651,11 @@ class Engine(Quantities, Responses):
                 self._said_tie = key
                 self.say(f"{' and '.join(sorted(met))} meet the Goal at the same moment: a tie, so nobody wins "
                          "yet and play goes on.", "rule-tie-game-continues")
+        for g in st.goals:
+            why = st.defs[g].impl.why_nobody_wins(self, g)
+            if why and (g, why[0]) not in self._said_stall:
+                self._said_stall.add((g, why[0]))
+                self.say(why[0], *why[1:])
 
     # =====================================================================
     # moving cards (primitives used by mechanics)

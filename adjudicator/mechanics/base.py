@@ -118,6 +118,11 @@ class Mechanic:
         """Rulings that decide how this Goal is met, cited when someone meets it."""
         return ()
 
+    def why_nobody_wins(self, e: "Engine", card: int) -> tuple[str, ...] | None:
+        """When this Goal would be met but for a rule that stops every claimant (the one
+        player with the most is blocked): (explanation, ruling ids...), else None."""
+        return None
+
     def required_cards(self, e: "Engine", card: int, player: str) -> list[int]:
         """The cards in front of `player` this Goal needed (discarded when it is scored
         in Solo Fluxx)."""

@@ -613,10 +613,10 @@ class Engine(Quantities, Responses):
                     return True
         return False
 
-    def check_wins(self) -> None:
+    def goal_claims(self) -> tuple[dict[str, list[int]], list[int]]:
+        """Who meets which Goal in play now (after rules that narrow who may win), and
+        the Ungoals that are met. Changes nothing."""
         st = self.state
-        if st.game_over:
-            return
         met: dict[str, list[int]] = {}
         ungoals = [g for g in st.goals if st.defs[g].type == UNGOAL and st.defs[g].impl.winners(self, g)]
         for g in st.goals:
@@ -627,6 +627,13 @@ class Engine(Quantities, Responses):
                     met.setdefault(p, []).append(g)
         for r in self.rule_cards():
             met = st.defs[r].impl.filter_winners(self, r, met)
+        return met, ungoals
+
+    def check_wins(self) -> None:
+        st = self.state
+        if st.game_over:
+            return
+        met, ungoals = self.goal_claims()
         if ungoals:
             st.everyone_loses = True
             self.say(f"The Ungoal {self.names(ungoals)} is met: the game ends at once and every player loses.",
@@ -867,6 +874,15 @@ class Engine(Quantities, Responses):
         self.say(f"{player} plays {d.name}{how}.", *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
         self.open_window("play", card, player, before if before is not None else st.snapshot(), counted, in_temp)
         st.resolving.append(card)      # in flight until placed or resolved
+        # the card has left where it was before any of its effect: a win that its leaving
+        # makes (10 Cards in Hand) happens now, before a trade or a steal it would cause
+        try:
+            self.checkpoint()
+        except _GameEnded:
+            if st.winner is not None:
+                self.say(f"{d.name} left {player}'s hand before doing anything, and the win came at that instant: "
+                         f"{d.name} is never carried out.", "played-card-leaves-hand-first")
+            raise
         if d.type in (KEEPER, CREEPER):
             st.resolving.remove(card)
             self.place_in_front(player, card)

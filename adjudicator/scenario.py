@@ -392,6 +392,8 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
             if ref.card.type == RULE:
                 out.append((ref.node, f"{ref.card.name} is a New Rule: in Solo Fluxx New Rules form their own deck "
                                       "(table.rules_pile), apart from the main deck"))
+    if not out and not sc.solo and not sc.deal:
+        out.extend(_winner_problems(sc))
     # plays already made must have left a card somewhere visible
     visible = len(pos["discard"]) + sum(len(v) for v in pos["keepers"].values()) + len(pos["rules"]) + len(pos["goals"])
     if pos["played"] > visible:
@@ -399,6 +401,23 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
         out.append((node, f"{pos['played']} plays made this turn, but only {visible} cards are in play or discarded: "
                           "every play leaves its card somewhere"))
     return out
+
+
+def _winner_problems(sc: Scenario) -> list[tuple[Node, str]]:
+    """Exactly one player meeting a Goal in play would already have won the moment it
+    happened: such a table cannot be reached (a tie can: play goes on)."""
+    from adjudicator.engine import Engine
+
+    engine = Engine(sc.catalogue, build_state(sc))
+    met, _ = engine.goal_claims()
+    if len(met) != 1:
+        return []
+    (player, goals), = met.items()
+    st = engine.state
+    first = st.goals.index(goals[0])
+    node = sc.position["goals"][first].node
+    return [(node, f"{player} already meets {engine.names(goals)}: that player would have won the moment it "
+                   "happened, so the game could never reach this table (change the Goal or the Keepers)")]
 
 
 def load_scenario(path: str, catalogue: Catalogue | None = None) -> Scenario:

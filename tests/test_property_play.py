@@ -54,6 +54,10 @@ def random_position(seed: int) -> Engine:
         state.draw_pile.append(c)
     state.rng = Rng(seed)
     engine = Engine(cat, state)
+    if len(engine.goal_claims()[0]) == 1:   # unreachable: that player would already have won
+        state.discard.extend(state.goals)
+        state.goals.clear()
+        state.goals_seen = frozenset()
     state.drawn = engine.draw_total(state.active_player)
     return engine
 

@@ -796,6 +796,10 @@ class Engine(Quantities, Responses):
         else:
             displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
             old = [r for r in st.rules if st.defs[r].key in displaced]
+        key = st.defs[card].key
+        same = [r for r in old if self.graph.same_job(key, st.defs[r].key)]
+        if same:
+            return self._replace_same_rule(card, same, by)
         with self.atomic():
             if card in st.resolving:
                 st.resolving.remove(card)
@@ -821,6 +825,24 @@ class Engine(Quantities, Responses):
                          "new-rule-supersedes-basic-rules", "rule-basic-rules-never-discarded")
             st.defs[card].impl.on_enter(self, card, by)
             self.trim_goals(by)
+
+    def _replace_same_rule(self, card: int, same: list[int], by: str) -> None:
+        """A New Rule that is the same rule as one in play (a copy, an alias, another
+        edition's analogue) takes its place: the old copy is discarded and nothing else
+        changes, since the rules in force are what they were; the play is still used."""
+        st = self.state
+        with self.atomic():
+            if card in st.resolving:
+                st.resolving.remove(card)
+            for r in same:
+                st.rules.remove(r)
+                st.discard.insert(0, r)
+            st.rules.append(card)
+            old = self.names(same)
+            how = "a copy of" if all(st.defs[r].key == st.defs[card].key for r in same) else "the same rule as"
+            self.say(f"{self.name(card)} is {how} {old}, already in play: it replaces it, {old} is discarded, and "
+                     "nothing else changes (no Goal leaves, nothing is drawn again); the play is still used.",
+                     "same-rule-replaces", "rule-new-rule-replaces-contradicting")
 
     def place_goal(self, card: int, by: str) -> None:
         st = self.state

@@ -329,10 +329,16 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
     graph = graph_for(sc.catalogue)
     out: list[tuple[Node, str]] = []
     by_slot: dict[str, CardRef] = {}
-    for ref in pos["rules"]:
+    for i, ref in enumerate(pos["rules"]):
         if ref.card.type != RULE:
             out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, not a New Rule; "
                                   "it cannot stand among the rules"))
+            continue
+        twin = next((r for r in pos["rules"][:i] if r.card.type == RULE and graph.same_job(r.card.key, ref.card.key)),
+                    None)
+        if twin is not None:
+            out.append((ref.node, f"{ref.card.name} and {twin.card.name} (line {twin.node.line}) are the same rule: the "
+                                  "newer copy would have replaced the older, so only one can be in play"))
             continue
         for slot in graph.slots_of(ref.card.key):
             if slot in by_slot:
@@ -367,23 +373,14 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
                                       f"Creepers stand in front of a player"))
             elif ref.card.type == "unknown":
                 out.append((ref.node, "cards in front of a player are face up: name them instead of '?'"))
-    # one card, one zone
-    where: dict[str, tuple[str, Node]] = {}
-    zones = [("rules", pos["rules"]), ("meta_rules", pos["meta_rules"]), ("goals", pos["goals"]),
-             ("draw_pile", pos["draw_pile"]), ("discard", pos["discard"]), ("rules_pile", pos["rules_pile"]),
-             ("scored", pos["scored"])]
-    zones += [(f"{p}.hand", r) for p, r in pos["hands"].items()] + [(f"{p}.keepers", r) for p, r in pos["keepers"].items()]
-    for zone, refs in zones:
+    # copies of a title are allowed anywhere (format 1.1, item 1: decks combined);
+    # only the Basic Rules never stand in a zone
+    zones = [pos["rules"], pos["meta_rules"], pos["goals"], pos["draw_pile"], pos["discard"], pos["rules_pile"],
+             pos["scored"], *pos["hands"].values(), *pos["keepers"].values()]
+    for refs in zones:
         for ref in refs:
-            if ref.card.key == "?" or ref.card.type == BASIC:
-                if ref.card.type == BASIC:
-                    out.append((ref.node, "the Basic Rules are always in play; do not list them"))
-                continue
-            prior = where.get(ref.card.key)
-            if prior and prior[0] != zone and ref.card.copies == 1:
-                out.append((ref.node, f"{ref.card.name} is listed in {prior[0]} (line {prior[1].line}) and in {zone}: "
-                                      "a card stands in one zone only"))
-            where.setdefault(ref.card.key, (zone, ref.node))
+            if ref.card.type == BASIC:
+                out.append((ref.node, "the Basic Rules are always in play; do not list them"))
     if sc.solo:
         for ref in pos["rules_pile"]:
             if ref.card.type != RULE:

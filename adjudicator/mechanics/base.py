@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import CardDef
     from adjudicator.engine import Engine
 
 # card types
@@ -20,7 +21,7 @@ UNGOAL, META_RULE, DANGER, SECRET, BASIC, UNKNOWN = "ungoal", "meta_rule", "dang
 CARD_TYPES = (KEEPER, GOAL, RULE, ACTION, CREEPER, SURPRISE, UNGOAL, META_RULE, DANGER, SECRET, BASIC)
 
 # rule slots (what a rule governs; two rules with one slot contradict each other)
-SLOTS = ("draw", "play", "hand_limit", "keeper_limit", "agenda")
+SLOTS = ("draw", "play", "hand_limit", "keeper_limit", "agenda", "numerals")
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,13 @@ class Mechanic:
     once_per_turn: ClassVar[bool] = False
     ends_turn: ClassVar[bool] = False
     rulings: ClassVar[tuple[str, ...]] = ()      # rulings that decide how it behaves
+
+    def job(self, card: "CardDef") -> str:
+        """What a rule does, as a key: two New Rules with one job are the same rule (a
+        copy, an alias or another edition's analogue), and a new one replaces the old.
+        By default the job is the mechanic with its arguments; an analogue family that
+        works the same with other arguments overrides it."""
+        return f"{self.name}:{sorted(card.params.items())!r}"
 
     # -- playing and using -------------------------------------------------
     def play(self, e: "Engine", card: int, player: str) -> None:

@@ -377,24 +377,47 @@ class Engine(Quantities, Responses):
             self._checking = False
 
     def _follow_attachments(self) -> None:
-        """An attached Creeper moves with its Keeper, and is discarded when the Keeper
-        leaves play."""
+        """Keep attached Creepers with their Keepers: a Creeper follows its Keeper to
+        another player and is discarded when the Keeper leaves play; discarding the
+        Creeper by an effect that does not detach it discards its Keeper too; and an
+        attaching Creeper whose holder has a Keeper it can go on is attached to it at
+        once, however that Keeper arrived (a choice when several fit)."""
         st = self.state
         for creeper, keeper in list(st.attachments.items()):
             holder = st.owner_of_keeper(creeper)
+            owner = st.owner_of_keeper(keeper)
             if holder is None:                    # the Creeper itself has left play
                 del st.attachments[creeper]
+                if owner is not None and creeper in st.discard:
+                    self.take_from_play(keeper, owner)
+                    self.land(keeper, st.discard, top=True)
+                    self.say(f"{self.name(creeper)} was discarded while attached to {self.name(keeper)}, and nothing "
+                             "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
                 continue
-            owner = st.owner_of_keeper(keeper)
             if owner is None:
                 del st.attachments[creeper]
                 st.keepers[holder].remove(creeper)
                 st.discard.insert(0, creeper)
-                self.say(f"{self.name(keeper)} left play, so the {self.name(creeper)} attached to it is discarded too.")
+                self.say(f"{self.name(keeper)} left play, so the {self.name(creeper)} attached to it is discarded too.",
+                         "attached-pair-discarded-together")
             elif owner != holder:
                 st.keepers[holder].remove(creeper)
                 st.keepers[owner].append(creeper)
-                self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.")
+                self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.",
+                         "attached-pair-discarded-together")
+        for p in self.seat_order():
+            for creeper in list(st.keepers[p]):
+                impl = st.defs[creeper].impl
+                if not impl.attaches or creeper in st.attachments or creeper not in st.keepers[p]:
+                    continue
+                fits = [k for k in st.keepers[p] if impl.can_attach_to(st.defs[creeper], st.defs[k])]
+                if not fits:
+                    continue
+                k = self.choose("card", p, f"{p} picks the Keeper {self.name(creeper)} attaches to", fits)
+                st.attachments[creeper] = k
+                self.say(f"{self.name(creeper)} attaches to {p}'s {self.name(k)} at once" +
+                         (", switching off its power." if impl.switches_off_power else "."),
+                         "rule-creeper-placement", "creeper-attaches-when-keeper-arrives")
 
     def _notice_goal_change(self) -> None:
         """Cards that react when the Goal changes (Radioactive Potato) react to every
@@ -1086,8 +1109,9 @@ class Engine(Quantities, Responses):
         if st.temp_hands and player == st.active_player:
             raise Rejected(f"{d.name} cannot be used while a temporary hand is being played "
                            f"({self.name(st.temp_hands[-1].source)}); use it before or after", "gowi-inside-temp-hand")
-        if impl.once_per_turn and d.key in st.free_used and player == st.active_player:
-            raise Rejected(f"{d.name} can be used only once per turn")
+        if impl.used_once_per_turn(d) and d.key in st.free_used and player == st.active_player:
+            raise Rejected(f"{d.name} can be used only once per turn, and {player} has used it this turn",
+                           "once-per-turn-power")
         problem = impl.cannot_use(self, card, player)
         if problem:
             raise Rejected(problem[0], problem[1])

@@ -158,6 +158,18 @@ class Mechanic:
     def on_reveal(self, e: "Engine", card: int, holder: str) -> None:
         """A Secret has left `holder`'s hand: carry out what it says."""
 
+    def used_once_per_turn(self, card: "CardDef") -> bool:
+        """Whether this card's free action may be used at most once per turn."""
+        return self.once_per_turn
+
+    def can_attach_to(self, creeper: "CardDef", keeper: "CardDef") -> bool:
+        """For a Creeper that attaches itself: whether it can go on that Keeper. The
+        engine keeps every such Creeper attached whenever its holder has a Keeper it
+        can go on (checked at every checkpoint, so every route a Keeper takes counts)."""
+        return False
+
+    attaches: ClassVar[bool] = False
+
     def on_placed(self, e: "Engine", card: int, owner: str) -> None:
         """A Keeper or Creeper has just come into play in front of `owner` (a Creeper
         may attach itself to a Keeper here: `e.state.attachments[creeper] = keeper`)."""

@@ -325,8 +325,12 @@ class CuresCreeper(_FreePower):
     one of your Keepers (for the Doctor, not when it is attached to the Doctor)."""
 
     name = "cures_creeper"
-    params = {"creeper": Param("str"), "exempt_self": Param("bool", required=False, default=False)}
-    summary = "on your turn, discard the named Creeper attached to one of your Keepers"
+    params = {"creeper": Param("str"), "exempt_self": Param("bool", required=False, default=False),
+              "once": Param("bool", required=False, default=False)}
+    summary = "on your turn, discard the named Creeper attached to one of your Keepers (once a turn, if it says so)"
+
+    def used_once_per_turn(self, card):
+        return bool(card.params["once"])
 
     def _targets(self, e, card, player):
         st = e.state
@@ -391,28 +395,28 @@ class TakeRandomCard(_FreePower):
 # =============================================================================
 @register
 class AttachingCreeper(BlockingCreeper):
-    """Brain Parasites and Evil: blocks its holder's wins; coming into play it attaches
-    to one of the holder's Keepers (with the tag, if one is given), chosen by the holder,
-    and then follows that Keeper."""
+    """Brain Parasites, Evil, Malfunction: blocks its holder's wins and is attached to
+    one of the holder's Keepers (with the tag, if one is given) whenever the holder has
+    one; the engine's checkpoint attaches it, asking the holder when several fit, and
+    makes it follow its Keeper."""
 
     name = "attaching_creeper"
     params = {"tag": Param("str", required=False, default="")}
+    attaches = True
     summary = "blocks wins; attaches to one of its holder's Keepers (of a kind) and follows it"
-    rulings = ("rule-creeper-placement", "rule-creeper-drawn-auto-play")
+    rulings = ("rule-creeper-placement", "rule-creeper-drawn-auto-play", "creeper-attaches-when-keeper-arrives")
+
+    def can_attach_to(self, creeper, keeper):
+        tag = creeper.params.get("tag", "")
+        return keeper.type == KEEPER and (not tag or tag in keeper.tags)
 
     def on_placed(self, e, card, owner):
         st = e.state
-        tag = st.defs[card].params["tag"]
-        options = [k for k in st.keepers[owner] if st.defs[k].type == KEEPER and (not tag or tag in st.defs[k].tags)]
-        kind = {"brains": "Keeper with brains", "equipment": "piece of equipment"}.get(tag, "Keeper")
-        if not options:
-            e.say(f"{owner} has no {kind} for {e.name(card)} to attach to, so it stays in front of them on its own.",
-                  "rule-creeper-placement")
-            return
-        k = e.choose("card", owner, f"{owner} picks the {kind} {e.name(card)} attaches to", options)
-        st.attachments[card] = k
-        e.say(f"{e.name(card)} attaches to {owner}'s {e.name(k)}" +
-              (" and switches off its power." if self.switches_off_power else "."), "rule-creeper-placement")
+        if not any(self.can_attach_to(st.defs[card], st.defs[k]) for k in st.keepers[owner]):
+            tag = st.defs[card].params["tag"]
+            kind = {"brains": "Keeper with brains", "equipment": "piece of equipment"}.get(tag, "Keeper")
+            e.say(f"{owner} has no {kind} for {e.name(card)} to attach to, so it stays in front of them on its own "
+                  "until one arrives.", "rule-creeper-placement", "creeper-attaches-when-keeper-arrives")
 
 
 @register

@@ -90,6 +90,7 @@ class Engine(Quantities, Responses):
         self._dirty = False
         self._said_tie: frozenset[str] = frozenset()
         self._said_stall: set[tuple[int, str]] = set()
+        self._claim_notes: list[tuple[str, str, tuple[str, ...]]] = []
         if state.goals_seen is None:
             state.goals_seen = frozenset(state.goals)
 
@@ -648,9 +649,17 @@ class Engine(Quantities, Responses):
             for p in st.defs[g].impl.winners(self, g):
                 if p not in st.eliminated:
                     met.setdefault(p, []).append(g)
+        self._claim_notes = []
+        for p in self.seat_order():
+            for k in st.keepers[p]:
+                met = st.defs[k].impl.claims(self, k, p, met)
         for r in self.rule_cards():
             met = st.defs[r].impl.filter_winners(self, r, met)
         return met, ungoals
+
+    def claim_note(self, player: str, text: str, *cites: str) -> None:
+        """Explain a claim on a Goal that a card made (said if that player wins)."""
+        self._claim_notes.append((player, text, cites))
 
     def check_wins(self) -> None:
         st = self.state
@@ -672,6 +681,9 @@ class Engine(Quantities, Responses):
             (player, goals), = met.items()
             st.winner = player
             whose = "" if player == st.active_player else f", even though it is {st.active_player}'s turn"
+            for who, text, cites in self._claim_notes:
+                if who == player:
+                    self.say(text, *cites)
             extra = [c for g in goals for c in st.defs[g].impl.win_cites(self, g)]
             self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra)
             raise _GameEnded()

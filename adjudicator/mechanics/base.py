@@ -122,6 +122,11 @@ class Mechanic:
         """A rule in play that narrows who may win (You Also Need a Baked Potato)."""
         return met
 
+    def claims(self, e: "Engine", card: int, owner: str, met: dict[str, list[int]]) -> dict[str, list[int]]:
+        """A card in front of `owner` that changes who meets which Goal (Holographic
+        Projection lends its holder another player's Keeper): returns the new claims."""
+        return met
+
     def win_cites(self, e: "Engine", card: int) -> tuple[str, ...]:
         """Rulings that decide how this Goal is met, cited when someone meets it."""
         return ()

@@ -162,42 +162,46 @@ class PassesAtTurnEnd(Mechanic):
 @register
 class BorrowsKeeperForWin(Mechanic):
     """Holographic Projection: on its holder's own turn one Keeper of another player
-    counts as theirs for the Goal. Checked at each checkpoint before the ordinary win
-    check, and only when nobody meets a Goal outright (then the ordinary check decides)."""
+    counts as theirs for the Goal. A Goal met that way is the holder's alone: the
+    projected Keeper's real owner, meeting the same Goal, does not tie (FAQ 1265)."""
 
     name = "borrows_keeper_for_win"
     card_types = _KEEPER
     summary = "on your own turn, count one Keeper another player has as yours for the Goal"
-    rulings = ("rule-keepers-in-play-for-goals-powers", "rule-win-instantly-any-turn")
+    rulings = ("rule-keepers-in-play-for-goals-powers", "holographic-projection-no-tie")
 
-    def on_checkpoint(self, e, card, owner):
+    def claims(self, e, card, owner, met):
         st = e.state
         if owner != st.active_player or st.phase != "play" or st.game_over or not self.power_active(e, card):
-            return
-        if not st.goals or _someone_meets(e):
-            return
-        for other in e.seat_order(start=owner):
-            if other == owner:
+            return met
+        for g in st.goals:
+            if g in met.get(owner, []) or st.defs[g].type != GOAL:
                 continue
-            for k in list(st.keepers[other]):
-                if st.defs[k].type != KEEPER:
+            for other in e.seat_order(start=owner):
+                lent = next((k for k in st.keepers[other] if other != owner and st.defs[k].type == KEEPER
+                             and self._meets_with(e, g, owner, k)), None)
+                if lent is None:
                     continue
-                st.keepers[owner].append(k)          # counted twice for a moment: it never leaves `other`
-                try:
-                    if any(owner in st.defs[g].impl.winners(e, g) for g in st.goals):
-                        e.say(f"{owner}'s {e.name(card)} lets them count {other}'s {e.name(k)} as their own on their "
-                              "turn.", "rule-keepers-in-play-for-goals-powers")
-                        e.check_wins()
-                finally:
-                    st.keepers[owner].remove(k)
+                met = {p: [x for x in gs if x != g] for p, gs in met.items()}
+                met = {p: gs for p, gs in met.items() if gs}
+                met.setdefault(owner, []).append(g)
+                e.claim_note(owner, f"{owner}'s {e.name(card)} lets them count {other}'s {e.name(lent)} as their own "
+                                    f"on their turn, and {e.name(g)} met that way is theirs alone: nobody ties with "
+                                    "them on it.", "rule-keepers-in-play-for-goals-powers",
+                             "holographic-projection-no-tie")
+                break
+        return met
 
-
-def _someone_meets(e) -> bool:
-    st = e.state
-    met: set[str] = set()
-    for g in st.goals:
-        met |= st.defs[g].impl.winners(e, g)
-    return bool(met - set(st.eliminated))
+    @staticmethod
+    def _meets_with(e, goal: int, owner: str, lent: int) -> bool:
+        """Whether `owner` meets `goal` with `lent` counted among their Keepers (for a
+        moment only: the card never leaves its real owner)."""
+        st = e.state
+        st.keepers[owner].append(lent)
+        try:
+            return owner in st.defs[goal].impl.winners(e, goal)
+        finally:
+            st.keepers[owner].remove(lent)
 
 
 class _FreePower(Mechanic):

@@ -164,10 +164,23 @@ class Engine(Quantities, Responses):
         except BadAnswer as bad:
             self.state = pend.snapshot
             self.pending = None
-            raise ScenarioFault(str(bad)) from None
+            if not bad.forbidden:
+                raise ScenarioFault(str(bad)) from None
+            return self._refuse_answer(pend, self._next_answer - 1, str(bad))
         entries = self.entries[pend.shown:]
         self.pending = None
         return StepResult(pend.event, "done", entries, turn_over=self.state.turn_number != pend.start_turn)
+
+    def _refuse_answer(self, pend: _Pending, index: int, reason: str) -> StepResult:
+        """An answer the rules forbid (format 1.1, item 6) is refused like an event: the
+        table is as it was before that answer and the decision stays pending."""
+        pend.answers = pend.answers[:index]
+        result = self._run(pend)
+        if result.status != "waiting":  # pragma: no cover - the same answers reach the same decision
+            return result
+        text = f"That answer is refused: {reason}. The decision is still waiting for a valid answer."
+        return StepResult(pend.event, "rejected", [*result.entries, Entry(text)], reason=reason,
+                          decision=result.decision, turn_over=result.turn_over)
 
     def _dispatch(self, ev: Event) -> None:
         st = self.state
@@ -234,6 +247,14 @@ class Engine(Quantities, Responses):
             return None
         return self.choose("card", by, prompt, options, chance=True)
 
+    def next_answer_is_mapping(self) -> bool:
+        """Whether the next scripted answer is a `choose:` mapping (a `deal` answer), for
+        a deal that chance makes unless the table says how it fell."""
+        if self._next_answer >= len(self._answers):
+            return False
+        answer = self._answers[self._next_answer]
+        return answer.verb == "choose" and isinstance(answer.value, dict)
+
     def _take_answer(self, decision: Decision) -> Answer | None:
         if self._next_answer >= len(self._answers):
             return None
@@ -258,7 +279,7 @@ class Engine(Quantities, Responses):
             if d.key == wanted or normalize(d.name) == key:
                 return c
         raise BadAnswer(f"{value!r} is not one of the options: {decision.describe()} "
-                        f"(options: {', '.join(decision.option_names) or 'none'})")
+                        f"(options: {', '.join(decision.option_names) or 'none'})", forbidden=True)
 
     def _interpret(self, decision: Decision, answer: Answer) -> Any:
         value = answer.value
@@ -277,11 +298,14 @@ class Engine(Quantities, Responses):
                 picked.append(c)
             if kind == "cards":
                 if decision.count is not None and len(picked) > decision.count:
-                    raise BadAnswer(f"at most {decision.count} cards may be picked; {decision.describe()}")
+                    raise BadAnswer(f"at most {decision.count} cards may be picked; {decision.describe()}",
+                                    forbidden=True)
                 if len(picked) < decision.minimum:
-                    raise BadAnswer(f"at least {decision.minimum} cards must be picked; {decision.describe()}")
+                    raise BadAnswer(f"at least {decision.minimum} cards must be picked; {decision.describe()}",
+                                    forbidden=True)
             elif decision.count is not None and len(picked) != decision.count:
-                raise BadAnswer(f"exactly {decision.count} cards must be given up, not {len(picked)}; {decision.describe()}")
+                raise BadAnswer(f"exactly {decision.count} cards must be given up, not {len(picked)}; "
+                                f"{decision.describe()}", forbidden=True)
             return picked
         if kind == "player":
             return self._match_player(decision, value)
@@ -294,7 +318,8 @@ class Engine(Quantities, Responses):
         if kind == "number":
             if isinstance(value, int) and not isinstance(value, bool) and value in decision.options:
                 return value
-            raise BadAnswer(f"{value!r} is not an allowed number ({decision.options}); {decision.describe()}")
+            raise BadAnswer(f"{value!r} is not an allowed number ({decision.options}); {decision.describe()}",
+                            forbidden=isinstance(value, int) and not isinstance(value, bool))
         if kind == "deal":
             return self._interpret_deal(decision, value)
         raise BadAnswer(f"cannot answer a {kind} decision")  # pragma: no cover
@@ -305,7 +330,7 @@ class Engine(Quantities, Responses):
                 if normalize(p) == normalize(value):
                     return p
         raise BadAnswer(f"{value!r} is not one of the players that can be chosen: {decision.describe()} "
-                        f"(options: {', '.join(map(str, decision.options))})")
+                        f"(options: {', '.join(map(str, decision.options))})", forbidden=isinstance(value, str))
 
     def _interpret_deal(self, decision: Decision, value: Any) -> dict[str, list[int]]:
         if not isinstance(value, dict):
@@ -320,7 +345,7 @@ class Engine(Quantities, Responses):
                 pool.remove(c)
                 out[player].append(c)
         if pool:
-            raise BadAnswer(f"the deal leaves {self.names(pool)} undealt; {decision.describe()}")
+            raise BadAnswer(f"the deal leaves {self.names(pool)} undealt; {decision.describe()}", forbidden=True)
         return out
 
     # =====================================================================

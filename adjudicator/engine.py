@@ -91,6 +91,7 @@ class Engine(Quantities, Responses):
         self._said_tie: frozenset[str] = frozenset()
         self._said_stall: set[tuple[int, str]] = set()
         self._claim_notes: list[tuple[str, str, tuple[str, ...]]] = []
+        self._probing = False
         if state.goals_seen is None:
             state.goals_seen = frozenset(state.goals)
 
@@ -189,8 +190,16 @@ class Engine(Quantities, Responses):
         player = ev.by or st.active_player
         if player not in st.players:
             raise Rejected(f"there is no player called {player!r}")
-        if ev.verb in ("play", "use"):
-            self._maybe_end_turn_for(player)
+        if ev.verb in ("play", "use") and self._turn_ends_for(player):
+            # an event the rules refuse is refused before the turn it would end is ended
+            refusal = self._trial_refusal(player, ev)
+            if refusal is not None:
+                raise refusal
+            self.end_turn(f"{st.active_player} has no play left, and {player} acts")
+        self._dispatch_verb(player, ev)
+
+    def _dispatch_verb(self, player: str, ev: Event) -> None:
+        st = self.state
         if st.game_over and not (ev.verb == "surprise"):
             who = f"{st.winner} has won" if st.winner else "everyone has lost"
             raise Rejected(f"the game is over ({who}); nothing more can be played", "rule-win-instantly-any-turn")
@@ -237,9 +246,25 @@ class Engine(Quantities, Responses):
                             minimum=count if minimum is None and count is not None and kind != "cards" else (minimum or 0),
                             chance=chance, option_names=names)
         answer = self._take_answer(decision)
+        if answer is None and self._probing:
+            return self._default_answer(decision)
         if answer is None:
             raise NeedDecision(decision)
         return self._interpret(decision, answer)
+
+    @staticmethod
+    def _default_answer(decision: Decision) -> Any:
+        """Some legal answer, for a trial run that only asks whether an event is refused."""
+        opts = decision.options
+        if decision.kind in ("discard", "discard_keepers"):
+            return opts[:decision.count]
+        if decision.kind == "cards":
+            return opts[:decision.minimum]
+        if decision.kind in ("yes_no", "table"):
+            return False
+        if decision.kind == "deal":
+            return {decision.by: list(opts)}
+        return opts[0] if opts else None
 
     def chance(self, by: str, prompt: str, options: list[Any]) -> Any:
         """A draw of chance ("a random card from Ben's hand")."""
@@ -1256,16 +1281,36 @@ class Engine(Quantities, Responses):
             st.active = st.players.index(active_name)
         self.checkpoint()
 
-    def _maybe_end_turn_for(self, player: str) -> None:
-        """A play or use by the next player ends the active turn when nothing is left in it."""
+    def _turn_ends_for(self, player: str) -> bool:
+        """Whether a play or use by `player` ends the active turn first: `player` is
+        next in turn and nothing is left in the active player's turn."""
         st = self.state
         if player == st.active_player or st.game_over or st.temp_hands:
-            return
+            return False
         if self.plays_left() > 0 or self.turn_duty(st.active_player):
-            return
-        nxt = self.next_player()
-        if nxt == player:
-            self.end_turn(f"{st.active_player} has no play left, and {player} acts")
+            return False
+        return self.next_player() == player
+
+    def _trial_refusal(self, player: str, ev: Event) -> Rejected | None:
+        """Run the turn's end and `ev` on a copy, choices nobody has scripted yet taken
+        by default, and return the refusal `ev` meets, if any. Nothing is kept."""
+        keep = (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
+                self._said_tie, self._said_stall, self._claim_notes)
+        self.state = self.state.clone()
+        self.entries = []
+        self._probing = True
+        try:
+            self.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
+            self._dispatch_verb(player, ev)
+        except Rejected as refusal:
+            return refusal
+        except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
+            return None
+        finally:
+            (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
+             self._said_tie, self._said_stall, self._claim_notes) = keep
+            self._probing = False
+        return None
 
     # =====================================================================
     # turns

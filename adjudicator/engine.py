@@ -177,6 +177,11 @@ class Engine(Quantities, Responses):
         table is as it was before that answer and the decision stays pending."""
         pend.answers = pend.answers[:index]
         result = self._run(pend)
+        if result.status == "done":
+            # without the refused answer the rules left nobody a choice: the event stands as they decide it
+            result.entries.append(Entry(f"The answer given was refused ({reason}); the rules left no choice, so the "
+                                        "event was carried out as they decide it."))
+            return result
         if result.status != "waiting":  # pragma: no cover - the same answers reach the same decision
             return result
         text = f"That answer is refused: {reason}. The decision is still waiting for a valid answer."

@@ -70,6 +70,7 @@ class _Pending:
     decision: Decision | None = None
     shown: int = 0                     # explanation entries already reported
     start_turn: int = 0
+    resume: "_Pending | None" = None   # for a Surprise answering a play mid-effect: that play, waiting
 
 
 class _GameEnded(Exception):
@@ -89,6 +90,8 @@ class Engine(Quantities, Responses):
         self._defer = 0
         self._dirty = False
         self._said_tie: frozenset[str] = frozenset()
+        self._resume: _Pending | None = None      # the waiting play the running Surprise answers
+        self._resumed: _Pending | None = None     # a waiting play a cancel brought back
 
     # =====================================================================
     # running events
@@ -97,6 +100,8 @@ class Engine(Quantities, Responses):
         """Apply one event. Raises ScenarioFault for a misuse of the format (an answer
         with nothing to answer, an event while a decision is pending)."""
         if self.pending is not None:
+            if event.verb == "surprise" and self.pending.event.verb in ("play", "use", "random"):
+                return self._surprise_while_waiting(event)
             if event.verb not in ("choose", "random"):
                 d = self.pending.decision
                 raise ScenarioFault(f"the engine is still waiting for a decision ({d.describe()}); "
@@ -110,6 +115,19 @@ class Engine(Quantities, Responses):
         pend = _Pending(event, self.state, [Answer(a, "choose", event.line) for a in event.answers],
                         start_turn=self.state.turn_number)
         return self._run(pend)
+
+    def _surprise_while_waiting(self, event: Event) -> StepResult:
+        """A Surprise answers a play before any of that play's effect happens: while the
+        engine waits for a decision the effect raised (a discard to a new Hand Limit, a
+        random card to take), a Surprise may still come. It is judged against the table
+        as it stands, and a cancel restores the table from before the play, so nothing of
+        the effect happens. Refused, it leaves the play waiting; if it is itself canceled,
+        the play resumes where it stood (`Responses._cancel`)."""
+        waiting = self.pending
+        assert waiting is not None
+        self.pending = None
+        return self._run(_Pending(event, self.state, [Answer(a, "choose", event.line) for a in event.answers],
+                                  start_turn=waiting.start_turn, resume=waiting))
 
     def answer_by_chance(self) -> StepResult:
         """Answer the pending chance decision with the table's seeded generator."""
@@ -132,6 +150,8 @@ class Engine(Quantities, Responses):
         self._checking = False
         self.entries = []
         self._said_tie = frozenset()
+        self._resume = pend.resume
+        self._resumed = None
         try:
             self._dispatch(pend.event)
             if self._next_answer < len(self._answers):
@@ -154,14 +174,19 @@ class Engine(Quantities, Responses):
                 st.discard.insert(0, c)
         except Rejected as rej:
             self.state = pend.snapshot
-            self.pending = None
-            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites)], reason=rej.reason, ruling=rej.ruling)
+            self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
+            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites)], reason=rej.reason, ruling=rej.ruling,
+                              decision=pend.resume.decision if pend.resume else None)
         except BadAnswer as bad:
             self.state = pend.snapshot
-            self.pending = None
+            self.pending = pend.resume
             raise ScenarioFault(str(bad)) from None
         entries = self.entries[pend.shown:]
         self.pending = None
+        if self._resumed is not None:           # a counter-Surprise let a waiting play go on
+            self.pending = self._resumed
+            return StepResult(pend.event, "waiting", entries, decision=self._resumed.decision,
+                              turn_over=self.state.turn_number != pend.start_turn)
         return StepResult(pend.event, "done", entries, turn_over=self.state.turn_number != pend.start_turn)
 
     def _dispatch(self, ev: Event) -> None:

@@ -12,6 +12,7 @@ parity: each Surprise negates the one beneath it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from adjudicator.decisions import Rejected
@@ -181,12 +182,30 @@ class Responses:
         if player == st.active_player:
             self.say(f"Countering a Surprise costs {player} no play.", "counter-surprise-not-a-play",
                      "counter-surprise-no-in-turn-use")
-        st.windows = [Window("surprise", card, player, SURPRISE, before_surprise, st.serial, target=target)]
+        st.windows = [Window("surprise", card, player, SURPRISE, before_surprise, st.serial, target=target,
+                             resume=self._resume)]
+        if target.resume is not None:       # the effect goes on from its decision; nothing more to settle now
+            self._resume_waiting(target.resume, (card, target.card) if counter else (card,))
+            return
         self.close_finished_temp_hands()
         self.checkpoint()
         if now.winner and not st.winner:
             self.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
                      "surprise-can-stop-win")
+
+    def _resume_waiting(self, waiting, discarded: tuple[int, ...]) -> None:
+        """The canceled Surprise had answered a play whose effect was waiting for a
+        decision: that play stands again and its effect goes on from the same decision.
+        It will be re-run from its own snapshot, where the Surprises now discarded must be
+        in the discard pile too."""
+        snap = waiting.snapshot.clone()
+        for c in discarded:
+            _lift(snap, c)
+            snap.discard.insert(0, c)
+        self._resumed = replace(waiting, snapshot=snap, answers=list(waiting.answers))
+        what = waiting.event.describe()
+        self.say(f"The canceled Surprise had come before any effect of `{what}`; that play stands again and its effect "
+                 f"goes on from where it stood: {waiting.decision.describe()}.", "surprise-chain-parity")
 
 
 def _lift(st: State, card: int) -> None:

@@ -79,6 +79,7 @@ class Window:
     in_temp: bool = False         # played from a temporary hand
     victims: tuple[str, ...] = () # players whose Keepers it takes
     target: "Window | None" = None  # for a Surprise: the window it answered
+    resume: Any = None            # the play whose effect was waiting for a decision when this came (to resume it)
 
 
 @dataclass

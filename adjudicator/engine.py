@@ -17,7 +17,7 @@ this order:
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from adjudicator import interactions
@@ -252,7 +252,16 @@ class Engine(Quantities, Responses):
         """A draw of chance ("a random card from Ben's hand")."""
         if not options:
             return None
-        return self.choose("card", by, prompt, options, chance=True)
+        pick = self.choose("card", by, prompt, options, chance=True)
+        self.effect_shown()
+        return pick
+
+    def effect_shown(self) -> None:
+        """The Action being carried out has just made an outcome of chance known to the
+        table (a card taken at random and seen): a Surprise against it is now too late."""
+        st = self.state
+        st.windows = [replace(w, shown=True) if w.kind == "play" and w.card in st.resolving
+                      and w.card_type in (ACTION, DANGER) else w for w in st.windows]
 
     def _take_answer(self, decision: Decision) -> Answer | None:
         if self._next_answer >= len(self._answers):

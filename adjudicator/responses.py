@@ -74,6 +74,11 @@ class Responses:
         # on its own terms (It's A Trap! against an in-turn That's Mine stealing from you)
         own_terms = is_surprise_window(target) and target.kind == "play" and not impl.cannot_answer(self, card, target, player)
         counter = is_surprise_window(target) and not own_terms
+        if target.shown and not counter:
+            raise Rejected(f"{d.name} comes too late: {self.name(target.card)} has already been carried out in front of "
+                           "the table (cards taken at random and seen). A Surprise against an Action must come right "
+                           "after it is played, before any of its effect, not once its outcome is known",
+                           "random-tax-surprise-timing", ("surprise-too-late",))
         if player == st.active_player and not (is_surprise_window(target) and target.by != player):
             cites = ["no-out-of-turn-function-own-turn"]
             if target.card_type == "goal":

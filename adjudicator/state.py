@@ -79,6 +79,7 @@ class Window:
     in_temp: bool = False         # played from a temporary hand
     victims: tuple[str, ...] = () # players whose Keepers it takes
     target: "Window | None" = None  # for a Surprise: the window it answered
+    shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
     resume: Any = None            # the play whose effect was waiting for a decision when this came (to resume it)
 
 

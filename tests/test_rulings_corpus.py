@@ -14,6 +14,7 @@ from rulings.corpus import (SEED_CHECKLIST, UnknownRuling, load_corpus, resolve_
                             scenarios_citing, sentences, validate)
 
 REPO = Path(__file__).resolve().parent.parent
+_DATA = REPO / "rulings" / "data"
 COPYCHECK = REPO.parent / "shared" / "tools" / "copycheck.py"
 
 
@@ -22,10 +23,10 @@ def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(tmp_path / "cache"))
 
 
-def test_136_rulings_with_unique_ids():
+def test_136_seed_rulings_and_more_with_unique_ids():
     c = load_corpus()
-    assert len(c) == 136
-    assert len(set(c.ids())) == 136
+    assert len(c) == len(list(_DATA.glob("*.yaml"))) >= 136
+    assert len(set(c.ids())) == len(c)
 
 
 def test_ids_match_the_seed_checklist_exactly():
@@ -35,7 +36,8 @@ def test_ids_match_the_seed_checklist_exactly():
     items = yaml.safe_load(SEED_CHECKLIST.read_text(encoding="utf-8"))
     checklist = [item["id"] for item in items]
     assert len(checklist) == len(set(checklist)) == 136
-    assert sorted(load_corpus().ids()) == sorted(checklist)
+    # every seed id keeps its record; rulings found since (issue 11) are records of their own
+    assert set(checklist) <= set(load_corpus().ids())
 
 
 def test_records_validate_cleanly():
@@ -75,7 +77,7 @@ def test_validate_reports_each_defect():
     assert "kind 'guess'" in problems and "unknown key(s) extra" in problems
     assert "e.yaml: not valid YAML" in problems
     assert "checklist id 'z' has no record" in problems
-    assert "record 'd' is not in the checklist" in problems
+    assert "record 'd'" not in problems      # rulings beyond the checklist are welcome
 
 
 def test_cards_resolve_through_the_catalogue_and_unknown_names_are_kept():

@@ -92,6 +92,7 @@ class Engine(Quantities, Responses):
         self._said_tie: frozenset[str] = frozenset()
         self._resume: _Pending | None = None      # the waiting play the running Surprise answers
         self._resumed: _Pending | None = None     # a waiting play a cancel brought back
+        self._event_turn = 0                      # the turn the running event belongs to
 
     # =====================================================================
     # running events
@@ -152,6 +153,7 @@ class Engine(Quantities, Responses):
         self._said_tie = frozenset()
         self._resume = pend.resume
         self._resumed = None
+        self._event_turn = pend.start_turn
         try:
             self._dispatch(pend.event)
             if self._next_answer < len(self._answers):
@@ -165,7 +167,7 @@ class Engine(Quantities, Responses):
             entries = self.entries[pend.shown:]
             pend.shown = len(self.entries)
             return StepResult(pend.event, "waiting", entries, decision=need.decision,
-                              turn_over=self.state.turn_number != pend.start_turn)
+                              turn_over=self.turn_over_since(self._event_turn))
         except _GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
             st = self.state
@@ -186,8 +188,8 @@ class Engine(Quantities, Responses):
         if self._resumed is not None:           # a counter-Surprise let a waiting play go on
             self.pending = self._resumed
             return StepResult(pend.event, "waiting", entries, decision=self._resumed.decision,
-                              turn_over=self.state.turn_number != pend.start_turn)
-        return StepResult(pend.event, "done", entries, turn_over=self.state.turn_number != pend.start_turn)
+                              turn_over=self.turn_over_since(self._event_turn))
+        return StepResult(pend.event, "done", entries, turn_over=self.turn_over_since(self._event_turn))
 
     def _dispatch(self, ev: Event) -> None:
         st = self.state
@@ -1097,6 +1099,37 @@ class Engine(Quantities, Responses):
                            "cards cannot simply be kept or thrown away", "rule-no-voluntary-discard",
                            ("rule-turn-sequence", "play-all-includes-new-cards"))
         self.end_turn(f"{player} ends the turn")
+
+    def turn_over_since(self, turn_number: int) -> bool:
+        """Whether the turn numbered `turn_number` is over (format 1.1, item 7): a later
+        turn has begun, or the turn is ending (its limit discards may still be pending),
+        or no play and no free action is left open to the player whose turn it is. A
+        win ends the game, not the turn."""
+        st = self.state
+        if st.turn_number != turn_number:
+            return st.turn_number > turn_number
+        if st.game_over:
+            return False
+        if st.phase == "ending":
+            return True
+        if st.phase != "play" or st.temp_hands or self.plays_left() > 0:
+            return False
+        player = st.active_player
+        return not self.turn_duty(player) and not self.free_actions_open(player)
+
+    def free_actions_open(self, player: str) -> bool:
+        """Whether `player` could still take a free action this turn."""
+        st = self.state
+        for c in self.rule_cards() + st.keepers[player]:
+            impl = st.defs[c].impl
+            if not impl.free_action or (impl.once_per_turn and st.defs[c].key in st.free_used):
+                continue
+            try:
+                if impl.cannot_use(self, c, player) is None:
+                    return True
+            except (Rejected, NeedDecision):
+                continue
+        return False
 
     def turn_duty(self, player: str) -> str | None:
         st = self.state

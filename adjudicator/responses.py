@@ -79,7 +79,10 @@ class Responses:
                            "the table (cards taken at random and seen). A Surprise against an Action must come right "
                            "after it is played, before any of its effect, not once its outcome is known",
                            "random-tax-surprise-timing", ("surprise-too-late",))
-        if player == st.active_player and not (is_surprise_window(target) and target.by != player):
+        # the window is part of the turn in which its card was played, even when that card
+        # ended the turn: a Surprise in it by the next player is played out of turn
+        turn_of = target.before.active_player if target.before is not None else st.active_player
+        if player == turn_of and not (is_surprise_window(target) and target.by != player):
             cites = ["no-out-of-turn-function-own-turn"]
             if target.card_type == "goal":
                 cites.append("canceled-plans-own-goal")
@@ -99,7 +102,16 @@ class Responses:
                 raise Rejected(problem[0], problem[1], tuple(problem[2:]))
             reason = impl.answer_reason(self, card, target)
             cites = ("rule-surprise-two-functions",) + impl.extra_cites(self, card, target)
+        if turn_of != st.active_player:
+            self.say(f"{self.name(target.card)} ended {turn_of}'s turn, but its response window closes before the turn "
+                     f"ends: {player}'s {d.name} is played out of turn, within {turn_of}'s turn.",
+                     "turn-ending-window-before-turn-ends", "rule-surprise-two-functions")
         self._cancel(player, card, target, reason, cites, counter)
+        base = target
+        while base.target is not None:       # a chain of Surprises belongs to the turn of the play beneath it
+            base = base.target
+        if base.before is not None:
+            self._event_turn = base.before.turn_number
 
     def _surprise_in_reach(self, player: str, key: str, st: State, card: int | None = None) -> int | None:
         """The copy of the Surprise `player` can play: from the hand, or for the active

@@ -557,7 +557,7 @@ class Engine(Quantities, Responses):
         """`thief` takes a card from another player's table; the action doing it is
         marked as a steal, which It's A Trap! may answer. Returns the old owner."""
         owner = self.state.owner_of_keeper(card)
-        self.note_victim(owner)
+        self.note_victim(owner, thief)
         return self.move_to(card, thief)
 
     def detach(self, creeper: int) -> None:

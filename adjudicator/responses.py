@@ -46,12 +46,17 @@ class Responses:
         st.windows.append(w)
         return w
 
-    def note_victim(self, player: str) -> None:
-        """The action being resolved takes a Keeper from `player` (It's A Trap! may answer)."""
-        for w in reversed(self.state.windows):
+    def note_victim(self, player: str, receiver: str) -> None:
+        """The action being resolved takes a Keeper from `player` and gives it to
+        `receiver`, who need not be the one acting (It's A Trap! may answer, and takes
+        from the receiver)."""
+        st = self.state
+        for i in range(len(st.windows) - 1, -1, -1):
+            w = st.windows[i]
             if w.kind == "use" or w.card_type not in ("keeper", "goal", "rule"):
-                if player not in w.victims:
-                    w.victims = w.victims + (player,)
+                victims = w.victims if player in w.victims else w.victims + (player,)
+                takers = w.takers if (player, receiver) in w.takers else w.takers + ((player, receiver),)
+                st.windows[i] = replace(w, victims=victims, takers=takers)   # windows are shared with snapshots
                 return
 
     # -- answering -------------------------------------------------------------

@@ -78,6 +78,7 @@ class Window:
     counted: bool = False         # it used one of the player's plays
     in_temp: bool = False         # played from a temporary hand
     victims: tuple[str, ...] = () # players whose Keepers it takes
+    takers: tuple[tuple[str, str], ...] = ()  # (victim, who receives the Keeper taken from them)
     target: "Window | None" = None  # for a Surprise: the window it answered
     shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
     resume: Any = None            # the play whose effect was waiting for a decision when this came (to resume it)

@@ -565,7 +565,7 @@ class ReturnTaggedKeepers(Mechanic):
                 e.land(k, st.hands[holder or p])
             if holder:
                 for p in dict.fromkeys(p for p, _ in beings if p != holder):
-                    e.note_victim(p)
+                    e.note_victim(p, holder)
             e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")
             if holder:
                 e.say(f"{holder} has the {p_['gatherer']} working, so every one of them goes to {holder}'s hand: "

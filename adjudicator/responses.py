@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from adjudicator.decisions import Rejected
-from adjudicator.mechanics.base import SURPRISE
+from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
 from adjudicator.state import State, Window
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -201,6 +201,8 @@ class Responses:
             if target.counted and target.by == st.active_player:
                 self.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
                          "canceled-play-not-replaced", "canceled-card-lost-play-used")
+        if target.resume is None:           # (a resumed play goes on instead)
+            self._finish_interrupted(target)
         if player == st.active_player:
             self.say(f"Countering a Surprise costs {player} no play.", "counter-surprise-not-a-play",
                      "counter-surprise-no-in-turn-use")
@@ -214,6 +216,27 @@ class Responses:
         if now.winner and not st.winner:
             self.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
                      "surprise-can-stop-win")
+
+    def _finish_interrupted(self, target: Window) -> None:
+        """The canceled card was played by an Action still being carried out (Scavenger,
+        Let's Do That Again!, Use What You Take): the table was restored from the middle
+        of that Action, which ends there. It goes to the discard pile as any finished
+        Action does, unless a temporary hand it opened is still in use: a cancel never
+        loses a card."""
+        st = self.state
+        for c in list(st.resolving):
+            if c == target.card:
+                continue
+            if st.defs[c].type in (ACTION, DANGER, SURPRISE):
+                if not any(t.source == c for t in st.temp_hands):
+                    self.say(f"{self.name(c)} had played {self.name(target.card)}; with that card canceled, "
+                             f"{self.name(c)} is over.", "conserve-cards-on-cancel")
+                self.finish_action(c)
+            else:
+                st.resolving.remove(c)
+                st.discard.insert(0, c)
+                self.say(f"{self.name(c)}, which was on its way when {self.name(target.card)} was canceled, goes to the "
+                         "discard pile.", "conserve-cards-on-cancel")
 
     def _resume_waiting(self, waiting, discarded: tuple[int, ...]) -> None:
         """The canceled Surprise had answered a play whose effect was waiting for a

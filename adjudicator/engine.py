@@ -386,6 +386,7 @@ class Engine(Quantities, Responses):
                 for k in list(st.keepers[p]):
                     if k in st.keepers[p]:
                         st.defs[k].impl.on_checkpoint(self, k, p)
+            self.inflate_temp_hands()
             owed = self.draws_owed()
             if owed:
                 start = st.drawn == 0
@@ -927,9 +928,14 @@ class Engine(Quantities, Responses):
             st.discard.insert(0, card)
             self.say(f"{self.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
 
-    def open_temp_hand(self, player: str, source: int, draw: int, plays: int) -> TempHand:
+    def open_temp_hand(self, player: str, source: int, draw_param: str = "draw", play_param: str = "play") -> TempHand:
+        """Set `player`'s hand aside and draw the number `source` prints under
+        `draw_param` into a temporary hand, of which the number under `play_param` must
+        be played. Both stay tied to the card: a rule that changes numbers while the
+        hand is open changes them at once (`inflate_temp_hands`)."""
         st = self.state
-        frame = TempHand(player, source, [], plays)
+        draw, plays = self.num(source, draw_param), self.num(source, play_param)
+        frame = TempHand(player, source, [], plays, drawn=draw, params=(draw_param, play_param))
         st.temp_hands.append(frame)
         self.draw(player, draw, into=frame.cards, why=f"into a temporary hand for {self.name(source)}")
         self.say(f"{player} sets their hand aside; {len(frame.cards)} card(s) in the temporary hand: "
@@ -937,6 +943,31 @@ class Engine(Quantities, Responses):
                  "rule-action-whole-effect-one-play", "rule-nested-action-example", "rule-d3p2-creeper-redraw")
         self.close_finished_temp_hands()
         return frame
+
+    def inflate_temp_hands(self) -> None:
+        """Numbers changed while a temporary hand is open (Inflation played from it):
+        the Action in progress reads its card again. A higher draw is topped up into the
+        temporary hand at once and a higher play count adds plays; a lower draw takes
+        nothing back."""
+        st = self.state
+        for frame in list(st.temp_hands):
+            draw_param, play_param = frame.params
+            if not draw_param:
+                continue
+            draw, plays = self.num(frame.source, draw_param), self.num(frame.source, play_param)
+            if draw > frame.drawn:
+                more = draw - frame.drawn
+                frame.drawn = draw
+                self.say(f"{self.name(frame.source)} now reads draw {draw}: {frame.owner} draws {more} more into its "
+                         "temporary hand at once.", "inflation-inflates-action-in-progress")
+                self.draw(frame.owner, more, into=frame.cards, why=f"the rest of {self.name(frame.source)}")
+            if plays != frame.plays:
+                self.say(f"{self.name(frame.source)} now reads play {plays}: {frame.plays} play(s) become {plays}.",
+                         "inflation-inflates-action-in-progress")
+                if plays < frame.plays:
+                    self.say("Our material is silent on a number lowered while its Action is being carried out; the "
+                             "engine lowers the plays still owed from the temporary hand and takes back no card drawn.")
+                frame.plays = plays
 
     def close_finished_temp_hands(self) -> None:
         st = self.state

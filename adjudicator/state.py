@@ -59,9 +59,11 @@ class TempHand:
     cards: list[int]
     plays: int                    # how many of its cards must be played
     made: int = 0                 # plays made from it so far
+    drawn: int = 0                # cards the source asked to draw into it so far
+    params: tuple[str, str] = ("", "")  # the source's draw and play parameters, re-read when numbers change
 
     def copy(self) -> "TempHand":
-        return TempHand(self.owner, self.source, list(self.cards), self.plays, self.made)
+        return TempHand(self.owner, self.source, list(self.cards), self.plays, self.made, self.drawn, self.params)
 
 
 @dataclass

@@ -72,9 +72,11 @@ class Responses:
         # the Surprise is played from the hand as it was when the target was played
         card = self._surprise_in_reach(player, d.key, target.before) if target.before is not None else None
         if card is None:
+            later_turn = target.before is not None and target.before.turn_number != st.turn_number
             raise Rejected(f"{player} did not yet hold this {d.name} when {self.name(target.card)} was played: a card "
-                           "received through that very play arrives only once it has resolved, too late to stop it",
-                           "trade-hands-received-stop-that", ("surprise-too-late",))
+                           "received through that very play, or later, arrives too late to stop it",
+                           "trade-hands-received-stop-that",
+                           ("surprise-too-late",) + (("turn-ending-window-before-turn-ends",) if later_turn else ()))
         # a Surprise answering another Surprise is a plain counter, unless it answers it
         # on its own terms (It's A Trap! against an in-turn That's Mine stealing from you)
         own_terms = is_surprise_window(target) and target.kind == "play" and not impl.cannot_answer(self, card, target, player)

@@ -1316,8 +1316,11 @@ class Engine(Quantities, Responses):
         """Events worth trying now: plays of each card in reach, free actions, ending
         the turn. `legal_events` keeps the ones the rules allow."""
         st = self.state
-        if self.pending is not None:
-            return []
+        if self.pending is not None:     # only a Surprise can come before the decision a play's effect waits for
+            if self.pending.event.verb not in ("play", "use", "random"):
+                return []
+            return [Event("surprise", key, by=p) for p in st.players
+                    for key in dict.fromkeys(st.defs[c].key for c in st.hands[p] if st.defs[c].type == SURPRISE)]
         player = st.active_player
         if st.game_over:     # only a Surprise answering the winning play can still come
             return [Event("surprise", st.defs[c].key, by=p) for p in st.players for c in st.hands[p]

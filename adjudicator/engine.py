@@ -259,11 +259,12 @@ class Engine(Quantities, Responses):
         return pick
 
     def effect_shown(self) -> None:
-        """The Action being carried out has just made an outcome of chance known to the
-        table (a card taken at random and seen): a Surprise against it is now too late."""
+        """The Action (or free action) being carried out has just made an outcome of
+        chance known to the table (a card taken at random and seen): a Surprise against
+        it is now too late."""
         st = self.state
-        st.windows = [replace(w, shown=True) if w.kind == "play" and w.card in st.resolving
-                      and w.card_type in (ACTION, DANGER) else w for w in st.windows]
+        st.windows = [replace(w, shown=True) if w.kind == "use" or (w.kind == "play" and w.card in st.resolving
+                      and w.card_type in (ACTION, DANGER)) else w for w in st.windows]
 
     def _take_answer(self, decision: Decision) -> Answer | None:
         if self._next_answer >= len(self._answers):

@@ -73,6 +73,11 @@ class _Pending:
     resume: "_Pending | None" = None   # for a Surprise answering a play mid-effect: that play, waiting
 
 
+# events whose waiting effect a Surprise may still come before: a play or free action
+# (its own effect), or the end of a turn (the last card's window is still open)
+_ANSWERABLE = ("play", "use", "random", "end_turn")
+
+
 class _GameEnded(Exception):
     """Raised when a player wins or everyone loses: nothing more of the event happens."""
 
@@ -101,7 +106,7 @@ class Engine(Quantities, Responses):
         """Apply one event. Raises ScenarioFault for a misuse of the format (an answer
         with nothing to answer, an event while a decision is pending)."""
         if self.pending is not None:
-            if event.verb == "surprise" and self.pending.event.verb in ("play", "use", "random"):
+            if event.verb == "surprise" and self.pending.event.verb in _ANSWERABLE:
                 return self._surprise_while_waiting(event)
             if event.verb not in ("choose", "random"):
                 d = self.pending.decision
@@ -1318,7 +1323,7 @@ class Engine(Quantities, Responses):
         the turn. `legal_events` keeps the ones the rules allow."""
         st = self.state
         if self.pending is not None:     # only a Surprise can come before the decision a play's effect waits for
-            if self.pending.event.verb not in ("play", "use", "random"):
+            if self.pending.event.verb not in _ANSWERABLE:
                 return []
             return [Event("surprise", key, by=p) for p in st.players
                     for key in dict.fromkeys(st.defs[c].key for c in st.hands[p] if st.defs[c].type == SURPRISE)]

@@ -109,9 +109,9 @@ class Responses:
                 raise Rejected(problem[0], problem[1], tuple(problem[2:]))
             reason = impl.answer_reason(self, card, target)
             cites = ("rule-surprise-two-functions",) + impl.extra_cites(self, card, target)
-        if turn_of != st.active_player:
-            self.say(f"{self.name(target.card)} ended {turn_of}'s turn, but its response window closes before the turn "
-                     f"ends: {player}'s {d.name} is played out of turn, within {turn_of}'s turn.",
+        if turn_of != st.active_player or st.phase == "ending":
+            self.say(f"{turn_of}'s turn is ending, but the response window of {self.name(target.card)} closes before "
+                     f"the turn ends: {player}'s {d.name} is played out of turn, within {turn_of}'s turn.",
                      "turn-ending-window-before-turn-ends", "rule-surprise-two-functions")
         self._cancel(player, card, target, reason, cites, counter)
         base = target
@@ -199,6 +199,10 @@ class Responses:
             self.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
                      "beneath it.", "surprise-chain-parity")
         else:
+            if self._resume is not None and self._resume.decision is not None and self._resume.event.verb != "end_turn":
+                self.say(f"{d.name} comes before any of {victim.name}'s effect, which was still waiting "
+                         f"({self._resume.decision.describe()}): none of it happens.",
+                         "surprise-cancel-rule-for-everyone" if victim.type == "rule" else "random-tax-surprise-timing")
             d.impl.cancel(self, card, target, player)
             if target.counted and target.by == st.active_player:
                 self.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",

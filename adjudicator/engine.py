@@ -265,8 +265,8 @@ class Engine(Quantities, Responses):
 
     def effect_shown(self) -> None:
         """The Action (or free action) being carried out has just made an outcome of
-        chance known to the table (a card taken at random and seen): a Surprise against
-        it is now too late."""
+        chance known to the table (a card taken at random and seen, cards from the pile
+        dealt out to the players): a Surprise against it is now too late."""
         st = self.state
         st.windows = [replace(w, shown=True) if w.kind == "use" or (w.kind == "play" and w.card in st.resolving
                       and w.card_type in (ACTION, DANGER)) else w for w in st.windows]

@@ -285,6 +285,8 @@ class EverybodyGets(Mechanic):
                     st.resolving.remove(c)
                     st.hands[p].append(c)
                 e.say(f"{p} gets {len(cards)} card(s).")
+        if len(set(order)) > 1:
+            e.effect_shown()       # the players have seen what they were dealt: a Surprise now is too late
 
 
 @register

@@ -82,9 +82,10 @@ class Responses:
         own_terms = is_surprise_window(target) and target.kind == "play" and not impl.cannot_answer(self, card, target, player)
         counter = is_surprise_window(target) and not own_terms
         if target.shown and not counter:
-            raise Rejected(f"{d.name} comes too late: {self.name(target.card)} has already been carried out in front of "
-                           "the table (cards taken at random and seen). A Surprise against an Action must come right "
-                           "after it is played, before any of its effect, not once its outcome is known",
+            raise Rejected(f"{d.name} comes too late: {self.name(target.card)} has already been carried out and its "
+                           "outcome seen (cards taken at random, or dealt out from the pile). A Surprise against an "
+                           "action must come right after it is played, before any of its effect, not once its outcome "
+                           "is known (the FAQ rules so for Random Tax; the engine applies it to every such effect)",
                            "random-tax-surprise-timing", ("surprise-too-late",))
         # the window is part of the turn in which its card was played, even when that card
         # ended the turn: a Surprise in it by the next player is played out of turn

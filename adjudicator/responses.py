@@ -231,13 +231,15 @@ class Responses:
         Action does, unless a temporary hand it opened is still in use: a cancel never
         loses a card."""
         st = self.state
-        for c in list(st.resolving):
-            if c == target.card:
+        for c in list(reversed(st.resolving)):        # the innermost Action first
+            if c == target.card or c not in self.state.resolving:
                 continue
+            st = self.state
             if st.defs[c].type in (ACTION, DANGER, SURPRISE):
                 if not any(t.source == c for t in st.temp_hands):
-                    self.say(f"{self.name(c)} had played {self.name(target.card)}; with that card canceled, "
-                             f"{self.name(c)} is over.", "conserve-cards-on-cancel")
+                    self.say(f"{self.name(c)} had played {self.name(target.card)}; with that card canceled, what is "
+                             f"left of {self.name(c)} is carried out and it is over.", "conserve-cards-on-cancel")
+                    st.defs[c].impl.after_inner_cancel(self, c, target.by)
                 self.finish_action(c)
             else:
                 st.resolving.remove(c)

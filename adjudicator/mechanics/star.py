@@ -536,6 +536,11 @@ class WhatDoYouWant(Mechanic):
         if st.turn_number == turn:
             _turn_ends(e, card, player, inside)
 
+    def after_inner_cancel(self, e, card, player):
+        # the card it played was canceled; the turn still ends, as the card says
+        _action_done(e, card, player)
+        _turn_ends(e, card, player, bool(e.state.temp_hands))
+
 
 @register
 class ReturnTaggedKeepers(Mechanic):

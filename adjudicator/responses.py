@@ -209,7 +209,8 @@ class Responses:
                 self.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
                          "canceled-play-not-replaced", "canceled-card-lost-play-used")
         if target.resume is None:           # (a resumed play goes on instead)
-            self._finish_interrupted(target)
+            self._finish_interrupted(target, [w for w in now.windows if w.kind == "use" and w.serial == target.serial
+                                              and w is not target])
         if player == st.active_player:
             self.say(f"Countering a Surprise costs {player} no play.", "counter-surprise-not-a-play",
                      "counter-surprise-no-in-turn-use")
@@ -224,12 +225,13 @@ class Responses:
             self.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
                      "surprise-can-stop-win")
 
-    def _finish_interrupted(self, target: Window) -> None:
+    def _finish_interrupted(self, target: Window, uses: list[Window]) -> None:
         """The canceled card was played by an Action still being carried out (Scavenger,
-        Let's Do That Again!, Use What You Take): the table was restored from the middle
-        of that Action, which ends there. It goes to the discard pile as any finished
-        Action does, unless a temporary hand it opened is still in use: a cancel never
-        loses a card."""
+        Let's Do That Again!, Use What You Take) or by a free action (`uses`: Mystery
+        Play, Play All +1): the table was restored from the middle of it. What is left of
+        it is carried out (`after_inner_cancel`), then an Action goes to the discard pile
+        as any finished Action does, unless a temporary hand it opened is still in use: a
+        cancel never loses a card."""
         st = self.state
         for c in list(reversed(st.resolving)):        # the innermost Action first
             if c == target.card or c not in self.state.resolving:
@@ -246,6 +248,11 @@ class Responses:
                 st.discard.insert(0, c)
                 self.say(f"{self.name(c)}, which was on its way when {self.name(target.card)} was canceled, goes to the "
                          "discard pile.", "conserve-cards-on-cancel")
+        for w in uses:        # a free action that played the card (Play All +1) finishes too
+            if target.kind == "play" and w.card in self.state.in_play():
+                self.say(f"{self.name(target.card)} was played by {w.by}'s use of {self.name(w.card)}; what is left of "
+                         "that free action is carried out.", "conserve-cards-on-cancel")
+                self.state.defs[w.card].impl.after_inner_cancel(self, w.card, w.by)
 
     def _resume_waiting(self, waiting, discarded: tuple[int, ...]) -> None:
         """The canceled Surprise had answered a play whose effect was waiting for a

@@ -98,6 +98,7 @@ class Engine(Quantities, Responses):
         self._resume: _Pending | None = None      # the waiting play the running Surprise answers
         self._resumed: _Pending | None = None     # a waiting play a cancel brought back
         self._event_turn = 0                      # the turn the running event belongs to
+        self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
 
     # =====================================================================
     # running events
@@ -127,13 +128,53 @@ class Engine(Quantities, Responses):
         engine waits for a decision the effect raised (a discard to a new Hand Limit, a
         random card to take), a Surprise may still come. It is judged against the table
         as it stands, and a cancel restores the table from before the play, so nothing of
-        the effect happens. Refused, it leaves the play waiting; if it is itself canceled,
-        the play resumes where it stood (`Responses._cancel`)."""
+        the effect happens; if that Surprise is itself canceled, the play resumes where it
+        stood (`Responses._cancel`). When the waiting event opened no window of its own
+        (an end of turn, or the next player's play that ends the turn, waiting for the
+        limit discards), the Surprise answers the turn's last card and so comes before
+        that event, which is set aside. Refused, the Surprise leaves everything waiting
+        as it was."""
         waiting = self.pending
         assert waiting is not None
+        partial = self.state
+        answers = [Answer(a, "choose", event.line) for a in event.answers]
+        own = any(w.serial == partial.serial for w in partial.windows)
         self.pending = None
-        return self._run(_Pending(event, self.state, [Answer(a, "choose", event.line) for a in event.answers],
-                                  start_turn=waiting.start_turn, resume=waiting))
+        if own:
+            sub = _Pending(event, partial, answers, start_turn=waiting.start_turn, resume=waiting)
+        else:
+            sub = _Pending(event, waiting.snapshot, answers, start_turn=waiting.start_turn)
+        self._preempted = None if own else waiting
+        try:
+            result = self._run(sub)
+        except ScenarioFault:
+            self.state, self.pending = partial, waiting
+            raise
+        finally:
+            self._preempted = None
+        if result.status == "rejected":
+            self.state, self.pending = partial, waiting
+            result.decision = waiting.decision
+        return result
+
+    def _go_on(self, event: Event, entries: list[Entry]) -> StepResult:
+        """A counter-Surprise canceled the Surprise that had come before a play's effect:
+        the play stands again, and is carried out again from its own snapshot (where the
+        two Surprises are now in the discard pile) with the answers given so far; it
+        usually stops at the same decision, unless the table has changed so that it
+        needs no decision any more (or cannot be made at all)."""
+        resumed, self._resumed = self._resumed, None
+        assert resumed is not None
+        chain = [w for w in self.state.windows if w.kind == "surprise"]     # the counter can still be answered
+        more = self._run(resumed)
+        if more.status != "rejected":
+            self.state.windows = self.state.windows + chain
+        if more.status == "rejected":
+            entries = entries + [Entry(f"`{resumed.event.describe()}` cannot be carried out again on the table as it "
+                                       f"now stands, so it does not happen: {more.reason}", more.entries[0].cites)]
+            return StepResult(event, "done", entries, turn_over=self.turn_over_since(resumed.start_turn))
+        return StepResult(event, more.status, entries + more.entries, decision=more.decision,
+                          turn_over=more.turn_over)
 
     def answer_by_chance(self) -> StepResult:
         """Answer the pending chance decision with the table's seeded generator."""
@@ -191,9 +232,7 @@ class Engine(Quantities, Responses):
         entries = self.entries[pend.shown:]
         self.pending = None
         if self._resumed is not None:           # a counter-Surprise let a waiting play go on
-            self.pending = self._resumed
-            return StepResult(pend.event, "waiting", entries, decision=self._resumed.decision,
-                              turn_over=self.turn_over_since(self._event_turn))
+            return self._go_on(pend.event, entries)
         return StepResult(pend.event, "done", entries, turn_over=self.turn_over_since(self._event_turn))
 
     def _dispatch(self, ev: Event) -> None:

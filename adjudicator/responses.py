@@ -110,7 +110,12 @@ class Responses:
                 raise Rejected(problem[0], problem[1], tuple(problem[2:]))
             reason = impl.answer_reason(self, card, target)
             cites = ("rule-surprise-two-functions",) + impl.extra_cites(self, card, target)
-        if turn_of != st.active_player or st.phase == "ending":
+        preempted = self._preempted
+        if preempted is not None:
+            self.say(f"{player}'s {d.name} answers {self.name(target.card)}, whose window is still open: it comes before "
+                     f"`{preempted.event.describe()}`, which is set aside (and, with the table changed, has to be made "
+                     "again if it still stands).", "turn-ending-window-before-turn-ends")
+        elif turn_of != st.active_player:
             self.say(f"{turn_of}'s turn is ending, but the response window of {self.name(target.card)} closes before "
                      f"the turn ends: {player}'s {d.name} is played out of turn, within {turn_of}'s turn.",
                      "turn-ending-window-before-turn-ends", "rule-surprise-two-functions")

@@ -217,7 +217,7 @@ class TempHandAction(Mechanic):
     rulings = ("rule-nested-action-example", "rule-d3p2-creeper-redraw", "rule-action-whole-effect-one-play")
 
     def play(self, e, card, player):
-        e.open_temp_hand(player, card, e.num(card, "draw"), e.num(card, "play"))
+        e.open_temp_hand(player, card, "draw", "play")
 
 
 @register
@@ -229,13 +229,13 @@ class TodaysSpecial(Mechanic):
 
     def play(self, e, card, player):
         if e.choose("table", player, f"Is it {player}'s birthday today?", []):
-            plays, why = e.num(card, "birthday"), "a birthday"
+            day, why = "birthday", "a birthday"
         elif e.choose("table", player, "Is today a holiday or a special anniversary?", []):
-            plays, why = e.num(card, "holiday"), "a holiday"
+            day, why = "holiday", "a holiday"
         else:
-            plays, why = e.num(card, "other"), "an ordinary day"
-        e.say(f"The table agrees it is {why}: {plays} of the cards will be played.")
-        e.open_temp_hand(player, card, e.num(card, "draw"), plays)
+            day, why = "other", "an ordinary day"
+        e.say(f"The table agrees it is {why}: {e.num(card, day)} of the cards will be played.")
+        e.open_temp_hand(player, card, "draw", day)
 
 
 @register
@@ -286,6 +286,8 @@ class EverybodyGets(Mechanic):
                     st.resolving.remove(c)
                     st.hands[p].append(c)
                 e.say(f"{p} gets {len(cards)} card(s).")
+        if len(set(order)) > 1:
+            e.effect_shown()       # the players have seen what they were dealt: a Surprise now is too late
 
 
 @register

@@ -111,6 +111,11 @@ class PlayAllPlusOne(Mechanic):
                 return
         e.end_turn(e.name(card), immediately=True)
 
+    def after_inner_cancel(self, e, card, player):
+        # the card the +1 played was canceled; taking the +1 still ends the turn
+        if not e.state.game_over and e.state.phase == "play":
+            e.end_turn(e.name(card), immediately=True)
+
 
 @register
 class GiftGiveaway(Mechanic):

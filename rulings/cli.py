@@ -151,7 +151,10 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             data["replay"] = replays
         _json(data)
         return code
-    _out(f"{ruling.id}  ({ruling.kind}{', imported' if ruling.imported else ''})")
+    from rulings.corpus import BASIS_WORDS
+
+    _out(f"{ruling.id}  ({BASIS_WORDS.get(ruling.basis, ruling.basis)}; {ruling.kind}"
+         f"{', imported' if ruling.imported else ''})")
     _out("Q: " + textwrap.fill(ruling.title, 85, subsequent_indent="   "))
     answer = ruling.answer or "(no answer was printed for this question)"
     _out("A: " + textwrap.fill(answer, 85, subsequent_indent="   "))
@@ -162,8 +165,14 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     if ruling.sources:
         _out("sources:")
         for s in ruling.sources:
-            where = f"{s.document}:{s.line}" if s.line else s.document
-            _out(f"  - {s.edition}: {where}" + (f"  ({s.locator})" if s.locator else ""))
+            _out(f"  - {s.cite()}")
+    if ruling.rests_on:
+        _out("rests on:")
+        for rid in ruling.rests_on:
+            try:
+                _out(f"  - {rid}: {corpus.one_line(rid)}")
+            except KeyError:
+                _out(f"  - {rid}: (missing)")
     if related:
         _out("related:")
         for r in related:
@@ -171,7 +180,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     if scenarios:
         _out("demonstrated by:")
         for s in scenarios:
-            _out(f"  - {s.id}: {s.title}  [{s.path}]")
+            _out(f"  - {s.id}: {s.title}")
     elif not ruling.imported:
         _out("demonstrated by: no scenario cites this ruling yet")
     if args.replay:
@@ -217,10 +226,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     cleared = ingest.clear_store() if args.clear else None
     reports = ingest.ingest_files(args.files) if args.files else []
+    warnings = list(getattr(reports, "warnings", []))
     if args.json:
         _json({"cleared": cleared, "store": str(paths.imported_store_path()),
-               "files": [r.to_json() for r in reports]})
+               "files": [r.to_json() for r in reports], "warnings": warnings})
     else:
+        for warning in warnings:
+            _out(f"warning: {warning}")
         if cleared is not None:
             _out(f"cleared {cleared} imported ruling(s)")
         for r in reports:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh.fields import KEYWORD, TEXT
 
-from rulings import corpus, search
+from rulings import corpus, index_store, search
 from rulings.search import MANIFEST, ensure_index, make_schema
 
 
@@ -32,7 +32,8 @@ def _folder(cache: Path) -> Path:
 
 
 def _segment(folder: Path) -> Path:
-    files = sorted((p for p in folder.iterdir() if p.name != MANIFEST), key=lambda p: -p.stat().st_size)
+    files = sorted((p for p in folder.iterdir() if p.name not in (MANIFEST, index_store.DERIVED_FILE)),
+                   key=lambda p: -p.stat().st_size)
     return files[0]  # the biggest file holds the segment's postings and stored fields
 
 
@@ -84,11 +85,39 @@ def test_topic_edition_and_kind_filters():
     eco = search.search("edition:eco creepers", limit=100)
     assert eco.hits and all("Eco" in h.editions for h in eco.hits)
     faq = search.search("", filters={"edition": "Online FAQ"}, limit=200)
-    assert len(faq.hits) == sum("Online FAQ" in r.editions for r in corpus.load_corpus())
+    assert set(faq.ids) == {r.id for r in corpus.load_corpus() if "faq" in _editions_of(r)}
+    assert set(search.search("edition:faq", limit=200).ids) == set(faq.ids)
     judgement = search.search("kind:judgement", limit=50)
     assert judgement.ids and all(corpus.get(i).kind == "judgement" for i in judgement.ids)
     both = search.search("topic:surprise kind:mechanical cancel", limit=100)
     assert both.hits and all(h.kind == "mechanical" and "surprise" in h.topics for h in both.hits)
+
+
+def _editions_of(ruling) -> set[str]:
+    """The editions a ruling is filed under: its sources' and its cards' editions."""
+    from adjudicator.catalogue import default_catalogue
+
+    cat = default_catalogue()
+    out = {search.edition_key(e) for e in ruling.editions}
+    for name in ruling.cards:
+        card = cat.find(name)
+        out.update(card.editions if card else ())
+    return out
+
+
+@pytest.mark.parametrize("edition", ["star", "Star Fluxx", "eco", "EcoFluxx", "base", "creeper-pack",
+                                     "pirate", "mystery", "anatomy", "faq", "Online FAQ"])
+def test_edition_facet_takes_what_cards_edition_takes(edition):
+    """`edition:` knows every edition `fluxx-judge cards --edition` knows, and keeps the
+    rulings from that edition's documents or about its cards."""
+    key = search.edition_key(edition)
+    from adjudicator.catalogue import EDITIONS
+
+    assert key in EDITIONS
+    result = search.search(f'edition:"{edition}"', limit=200)
+    assert not any("unknown edition" in w for w in result.warnings)
+    expected = {r.id for r in corpus.load_corpus() if key in _editions_of(r)}
+    assert set(result.ids) == expected
 
 
 def test_unknown_filter_values_warn_with_a_suggestion():
@@ -182,7 +211,7 @@ def test_damaged_index_is_rebuilt(cache, damage):
     assert result.ids[0] == "play-all-vs-turn-end"
     assert search.stats["builds"] == before + 1
     repaired = _folder(cache)
-    assert search._verify(repaired, info["hash"]) is not None
+    assert search.verify(repaired, info["hash"]) is not None
 
 
 def test_junk_in_the_cache_directory_is_ignored_or_cleared(cache):
@@ -191,7 +220,7 @@ def test_junk_in_the_cache_directory_is_ignored_or_cleared(cache):
     (root / "notes.txt").write_text("hello")
     (root / "0123456789abcdef01234567").mkdir()
     (root / "0123456789abcdef01234567" / MANIFEST).write_text("garbage")
-    digest = search._inputs()[0]
+    digest = index_store.input_digest()
     squatter = root / digest[:24]          # a folder with the right name but junk inside
     squatter.mkdir()
     (squatter / MANIFEST).write_text(json.dumps({"hash": digest, "schema": search.SCHEMA_VERSION,
@@ -199,7 +228,7 @@ def test_junk_in_the_cache_directory_is_ignored_or_cleared(cache):
     (squatter / "_MAIN_1.toc").write_bytes(b"abc")
     assert search.search("veto").hits
     assert [p.name for p in root.iterdir()] == [digest[:24]]
-    assert search._verify(squatter, digest) is not None
+    assert search.verify(squatter, digest) is not None
 
 
 def test_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):

@@ -290,7 +290,7 @@ def split_common(q, reader, common: list[tuple[str, str, float]]):
     return walk(q, 1.0)
 
 
-def build(parsed: Parsed, loaded: Loaded, reader) -> Built:
+def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str] | None = None) -> Built:
     # Card names in the query become card terms: the facet (boosted) and the name
     # itself. Their words (play, all, draw, 3) leave the bag of words, where they would
     # favour any ruling that merely repeats them.
@@ -327,6 +327,8 @@ def build(parsed: Parsed, loaded: Loaded, reader) -> Built:
                        else Term("cardtext", toks[0], boost=NAME_PHRASE_BOOST))
     if parsed.words:
         by_phrase, by_word = vocab.expansions(parsed.words)
+        if corrections:  # a likely spelling counts too, lightly; the query is not rewritten
+            by_word = " ".join([by_word, *corrections.values()]).strip()
         for extra, boost in ((by_phrase, PHRASE_EXPANSION_BOOST), (by_word, EXPANSION_BOOST)):
             q = text_query(loaded, extra) if extra else None
             if q is not None:

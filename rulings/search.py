@@ -44,11 +44,11 @@ def search(query: str, limit: int = 10, filters: Mapping[str, Any] | None = None
     filter_q = query_mod.filter_query(parsed, loaded, result.warnings)
     with loaded.lock:
         searcher = loaded.searcher()
-        built = query_mod.build(parsed, loaded, searcher.reader())
-        result.cards_recognised = built.cards
-        result.searched_terms = built.searched
         result.corrections, result.corrected_query = query_mod.suggest(parsed, loaded, query, searcher)
         result.suggestion = result.corrected_query
+        built = query_mod.build(parsed, loaded, searcher.reader(), result.corrections)
+        result.cards_recognised = built.cards
+        result.searched_terms = built.searched
         if built.query is None and filter_q is None:
             return result
         try:

@@ -16,13 +16,29 @@ from rulings import corpus, index_store, search
 from rulings.search import MANIFEST, ensure_index, make_schema
 
 
+FRESH = {"test_index_is_kept_in_the_cache_and_reused", "test_no_half_built_index_is_left_behind",
+         "test_stale_index_is_rebuilt_when_the_inputs_change", "test_damaged_index_is_rebuilt",
+         "test_junk_in_the_cache_directory_is_ignored_or_cleared", "test_unwritable_cache_falls_back_to_memory"}
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    """One index for every test that only reads it (built once for the module)."""
+    return tmp_path_factory.mktemp("search-cache")
+
+
 @pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    path = tmp_path / "cache"
+def cache(request, tmp_path, monkeypatch, shared_cache):
+    """The shared cache, or a cache of its own for a test that builds, damages or
+    replaces the index."""
+    fresh = request.node.originalname in FRESH
+    path = tmp_path / "cache" if fresh else shared_cache
     monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(path))
-    search.forget_loaded()
+    if fresh:
+        search.forget_loaded()
     yield path
-    search.forget_loaded()
+    if fresh:
+        search.forget_loaded()
 
 
 def _folder(cache: Path) -> Path:
@@ -276,3 +292,84 @@ def test_odd_arguments_never_raise():
 def test_any_text_is_a_valid_query(text):
     result = search.search(text, limit=3)
     assert isinstance(result.hits, list)
+
+
+# --------------------------------------------------------------------------- issue 14
+
+def test_spelling_prefers_a_card_name():
+    result = search.search("tiem portal")
+    assert result.suggestion == "time portal"
+    assert search.search("mistery play").corrections == {"mistery": "mystery"}
+    # players' own words are not typos
+    assert search.search("he played 2 cards fast so i couldnt react").suggestion is None
+
+
+def test_basis_facet_and_hits():
+    tbd = search.search("kind:no-ruling-yet", limit=50)
+    assert tbd.ids == ["surprise-chain-3rd-4th"] and tbd.hits[0].basis == "no-ruling-yet"
+    official = search.search("surprise kind:official", limit=50)
+    assert official.hits and all(h.basis == "official" for h in official.hits)
+    assert "basis" in official.hits[0].to_json()
+
+
+def test_opening_an_index_derives_nothing_again(cache):
+    """A new process opens the stored index with its lexicon and vocabulary: the
+    corpus is not parsed and the card lexicon not rebuilt."""
+    from rulings import corpus as corpus_mod
+    from rulings import lexicon
+
+    ensure_index()
+    search.forget_loaded(lexicon=True)
+    corpus_mod.load_corpus.cache_clear()
+    opened = ensure_index()
+    assert not opened["built"]
+    assert search.search("tiem portal play all").cards_recognised == ["Play All"]
+    assert corpus_mod.load_corpus.cache_info().currsize == 0
+    assert lexicon.builtin_lexicon.cache_info().currsize == 0
+
+
+def test_whoosh_errors_reach_the_caller(monkeypatch, capsys):
+    from rulings import cli, ranking
+
+    def broken(*args, **kwargs):
+        raise AssertionError("whoosh tripped")
+
+    monkeypatch.setattr(ranking, "run", broken)
+    with pytest.raises(search.QueryError, match="whoosh tripped"):
+        search.search("veto")
+    assert cli.main(["search", "veto"]) == 1
+    assert "whoosh tripped" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def zombie_cache(tmp_path_factory):
+    """1,200 imported questions that all say "zombie" (and most say "brains"): big
+    enough for the frequent-word handling to apply."""
+    from rulings import ingest
+
+    path = tmp_path_factory.mktemp("zombie-cache")
+    faq = path / "zombie-faq.txt"
+    lines = []
+    for i in range(1200):
+        extra = "shotgun" if i % 97 == 0 else "shovel"
+        lines.append(f"Q: Can a zombie number {i} eat brains with a {extra} in round {i % 13}?")
+        lines.append(f"A: Zombie answer {i}: only on {('odd', 'even')[i % 2]} turns, and brains count double.")
+    faq.write_text("\n".join(lines) + "\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FLUXX_JUDGE_CACHE", str(path))
+        ingest.ingest_files([faq])
+        search.forget_loaded()
+        ensure_index()
+    return path
+
+
+def test_a_word_in_every_record_is_still_searchable(zombie_cache, monkeypatch):
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(zombie_cache))
+    only_common = search.search("zombie", limit=20)
+    assert len(only_common.hits) == 20 and all(h.imported for h in only_common.hits)
+    # a frequent word still counts: with a rare word, the records holding both rank first
+    both = search.search("zombie shotgun odd", limit=13)
+    assert {h.id for h in both.hits[:13]} == {h.id for h in search.search("shotgun", limit=13).hits}
+    scores = {h.id: h.score for h in search.search("shotgun odd", limit=13).hits}
+    assert all(h.score > scores[h.id] for h in both.hits if h.id in scores)
+    assert not any("no rulings" in w for w in both.warnings)

@@ -216,8 +216,8 @@ class Loaded:
     store_problem: str | None = None
     lock: Any = field(default_factory=threading.Lock)
     _searcher: Any = None
-    parsers: dict[tuple, Any] = field(default_factory=dict)
     tokens: dict[tuple[int, str], list[str]] = field(default_factory=dict)   # stems of stored fields
+    frequencies: dict[tuple[str, str], int] = field(default_factory=dict)   # (field, stem) -> doc frequency
     spelling: dict[str, list[str]] = field(default_factory=dict)             # word -> corrector's options
     _corrector: Any = None
 

@@ -27,7 +27,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from whoosh import qparser
 from whoosh.query import And, Or, Phrase, Term
 
 from rulings import lexicon
@@ -39,11 +38,11 @@ MAX_TERMS = 48
 FILTER_FIELDS = ("card", "topic", "edition", "kind")
 FIELD_BOOSTS = {"question": 2.0, "answer": 1.0}
 # In a big index a word standing in more than COMMON_SHARE of the rulings (and in more
-# than COMMON_MIN_DOCS of them) is scored on whoosh's best candidates instead of
+# than COMMON_MIN_DOCS of them; a fiftieth of 10,000 records is 200) is scored on whoosh's best candidates instead of
 # walking its long posting list (see ranking.run); it still counts, with the small
 # weight BM25 gives such a word, and a query made only of such words runs as usual.
-COMMON_SHARE = 0.1
-COMMON_MIN_DOCS = 100
+COMMON_SHARE = 0.02
+COMMON_MIN_DOCS = 50
 COMMON_MIN_INDEX = 1000
 CARD_BOOST = 4.0
 TOPIC_BOOST = 2.0
@@ -215,31 +214,15 @@ def _distance(a: str, b: str) -> int:
 
 # --------------------------------------------------------------------------- the query
 
-def _parser(loaded: Loaded, scale: float | None):
-    key = ("text", scale)
-    parser = loaded.parsers.get(key)
-    if parser is None:
-        group = qparser.OrGroup.factory(scale) if scale else qparser.OrGroup
-        parser = qparser.MultifieldParser(list(FIELD_BOOSTS), loaded.index.schema,
-                                          fieldboosts=dict(FIELD_BOOSTS), group=group)
-        for plugin_cls in (qparser.FieldsPlugin, qparser.WildcardPlugin, qparser.RangePlugin,
-                           qparser.BoostPlugin, qparser.GroupPlugin, qparser.OperatorsPlugin,
-                           qparser.PhrasePlugin, qparser.SingleQuotePlugin):
-            parser.remove_plugin_class(plugin_cls)
-        loaded.parsers[key] = parser
-    return parser
-
-
-def text_query(loaded: Loaded, text: str, scale: float | None = COORDINATION):
-    """OR-grouped query over question, card names and answer for plain words (with a
-    coordination bonus for matching more of them unless scale is None)."""
-    safe = " ".join(re.sub(r"[^a-z0-9]+", " ", w.lower()) for w in text.split())
-    if not safe.strip():
+def text_query(loaded: Loaded, text: str, scale: float | None = COORDINATION, boost: float = 1.0):
+    """OR-grouped query over question and answer for plain words: each word's stem in
+    both fields (FIELD_BOOSTS), with whoosh's coordination bonus for matching more of
+    them unless scale is None; None when no word is left after the stop words."""
+    stems = list(dict.fromkeys(lexicon.stems(" ".join(re.sub(r"[^a-z0-9]+", " ", w.lower()) for w in text.split()))))
+    if not stems:
         return None
-    q = _parser(loaded, scale).parse(safe)
-    if q is None or not list(q.all_terms()):
-        return None
-    return q
+    words = [Or([Term(f, st, boost=b) for f, b in FIELD_BOOSTS.items()]) for st in stems[:MAX_TERMS]]
+    return Or(words, boost=boost, scale=scale) if len(words) > 1 else Or(words[0].subqueries, boost=boost)
 
 
 def topics_in(loaded: Loaded, words: list[str]) -> list[str]:
@@ -264,16 +247,24 @@ class Built:
     names: list[tuple[str, ...]]    # stems of the card names recognised
 
 
-def split_common(q, reader, common: list[tuple[str, str, float]]):
+def split_common(q, reader, common: list[tuple[str, str, float]], df: dict | None = None):
     """`q` without the terms of very common words (collected into `common` with their
     boost); None when nothing else is left."""
     if reader.doc_count() < COMMON_MIN_INDEX:
         return q
     threshold = max(COMMON_MIN_DOCS, COMMON_SHARE * reader.doc_count())
+    if df is None:
+        df = {}
+
+    def frequency(fieldname: str, text: str) -> int:
+        key = (fieldname, text)
+        if key not in df:
+            df[key] = reader.doc_frequency(fieldname, text)
+        return df[key]
 
     def walk(node, boost: float):
         if isinstance(node, Term):
-            if node.fieldname in FIELD_BOOSTS and reader.doc_frequency(node.fieldname, node.text) > threshold:
+            if node.fieldname in FIELD_BOOSTS and frequency(node.fieldname, node.text) > threshold:
                 common.append((node.fieldname, _s(node.text), boost * node.boost))
                 return None
             return node
@@ -283,6 +274,8 @@ def split_common(q, reader, common: list[tuple[str, str, float]]):
         kept = [k for k in (walk(sub, boost * node.boost) for sub in subs) if k is not None]
         if not kept:
             return None
+        if isinstance(node, Or):  # rebuilt rather than copied: whoosh copies deeply
+            return Or(kept, boost=node.boost, minmatch=node.minmatch, scale=node.scale)
         node = node.copy()
         node.subqueries = kept
         return node
@@ -330,18 +323,18 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
         if corrections:  # a likely spelling counts too, lightly; the query is not rewritten
             by_word = " ".join([by_word, *corrections.values()]).strip()
         for extra, boost in ((by_phrase, PHRASE_EXPANSION_BOOST), (by_word, EXPANSION_BOOST)):
-            q = text_query(loaded, extra) if extra else None
+            q = text_query(loaded, extra, boost=boost) if extra else None
             if q is not None:
-                clauses.append(q.with_boost(boost))
+                clauses.append(q)
         implied = {t for k in card_keys for t in loaded.implied.get(k, ())}
         topic_terms = sorted(set(topics_in(loaded, parsed.words)) | implied)
         if topic_terms:
             clauses.append(Or([Term("topics", t, boost=TOPIC_BOOST) for t in topic_terms]))
         # a card also brings the words of what it does ("Time Portal" asks about turn ends)
         implied_words = " ".join(vocab.topic_words[t] for t in sorted(implied) if t in vocab.topic_words)
-        q = text_query(loaded, implied_words) if implied_words else None
+        q = text_query(loaded, implied_words, boost=IMPLIED_BOOST) if implied_words else None
         if q is not None:
-            clauses.append(q.with_boost(IMPLIED_BOOST))
+            clauses.append(q)
     for ws in parsed.phrases:
         toks = lexicon.stems(" ".join(ws))
         if len(toks) > 1:
@@ -357,9 +350,16 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
         return Built(None, cards, searched, [], marks, pairs, names)
     common: list[tuple[str, str, float]] = []
     full = Or(clauses) if len(clauses) > 1 else clauses[0]
-    rare = split_common(full, reader, common)
-    if rare is None:  # nothing but common words: search them after all
-        rare, common = full, []
+    rare = split_common(full, reader, common, loaded.frequencies)
+    if rare is None:
+        # nothing but common words: whoosh searches the least common of them (a word in
+        # every record still finds them) and the others are scored on its candidates
+        ranked = sorted(common, key=lambda c: loaded.frequencies.get((c[0], c[1]), 0))
+        keep = {c[1] for c in ranked[:1]}
+        seeds = [c for c in common if c[1] in keep]
+        common = [c for c in common if c[1] not in keep]
+        terms = [Term(f, t, boost=b) for f, t, b in seeds]
+        rare = Or(terms) if len(terms) > 1 else terms[0]
     return Built(rare, cards, searched, common, marks, pairs, names)
 
 

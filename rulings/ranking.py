@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whoosh import highlight
-from whoosh.query import Every, Or, Phrase
+from whoosh.query import Every, Or, Phrase, Term
 from whoosh.query.compound import PreloadedOr
 
 from rulings import corpus as corpus_mod
@@ -116,6 +116,9 @@ def _flat(q):
 
     def walk(node, boost: float) -> None:
         subs = getattr(node, "subqueries", None)
+        if isinstance(node, Term):  # built anew: whoosh's copy() is a deep copy
+            leaves.append(Term(node.fieldname, node.text, boost=boost * node.boost))
+            return
         if subs is None or isinstance(node, Phrase):
             leaf = node.copy()
             leaf.boost = boost * node.boost

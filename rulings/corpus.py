@@ -26,13 +26,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-import yaml
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when available
 
 
 def _yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader either way
+    """Parse YAML with PyYAML's safe loader (the C one when available); imported on first
+    use, so a search that opens a stored index never pays for it."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
 
 try:  # the engine's error base class lets its CLI print our errors without a traceback
     from adjudicator.errors import FluxxJudgeError as _ErrorBase
@@ -189,6 +190,12 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]*\s+(?=[\"'\u201c\u2018(]*[A-Z0-9])")
 
 
+def _yaml_error() -> type[Exception]:
+    import yaml
+
+    return yaml.YAMLError
+
+
 @functools.lru_cache(maxsize=1)
 def _titles_with_marks() -> tuple[str, ...]:
     """Card names that end in ! or ? (Veto!, What Do You Want?): not sentence ends."""
@@ -255,7 +262,7 @@ def _raw_records() -> dict[str, dict[str, Any]]:
     for entry in entries:
         try:
             data = _yaml(entry.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
+        except _yaml_error() as exc:
             data = {"__error__": f"not valid YAML: {exc}"}
         if not isinstance(data, dict):
             data = {"__error__": "a ruling file must hold one mapping"}
@@ -572,7 +579,7 @@ def scenario_refs() -> list[ScenarioRef]:
     for f in files:
         try:
             data = _yaml(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError):
+        except (OSError, UnicodeDecodeError, _yaml_error(), ValueError):
             continue
         if not isinstance(data, dict):
             continue

@@ -1,9 +1,9 @@
 """The search index on disk: its schema, how it is built, and how it is kept and opened.
 
 The index lives in the user's cache directory (FLUXX_JUDGE_CACHE overrides it) in a
-folder named after a hash of the raw inputs: the ruling files, rulings/vocabulary.yaml,
-the card data files and the imported-rulings store, read as bytes, so checking that the
-index is current costs a few milliseconds and no parsing. Beside whoosh's files the
+folder named after a hash of the inputs' names, sizes and modification times (the ruling
+files, rulings/vocabulary.yaml, the card data files and the imported-rulings store), so
+checking that the index is current costs a few stat calls and no parsing. Beside whoosh's files the
 folder holds what the search derives from the rulings (DERIVED_FILE: the card lexicon,
 the facet values, each card's implied topics), so a new process opens the index and
 searches without deriving anything again.
@@ -38,7 +38,7 @@ from rulings import corpus as corpus_mod
 from rulings import lexicon, paths
 from rulings.lexicon import ANALYZER, CardLexicon, card_key
 
-SCHEMA_VERSION = 9  # raise it whenever what a document holds changes
+SCHEMA_VERSION = 10  # raise it whenever what a document holds changes
 MANIFEST = "MANIFEST.json"
 DERIVED_FILE = "DERIVED.json"
 # the unstemmed words of every ruling plus every card name and alias, counted at build
@@ -149,44 +149,40 @@ def document(r: corpus_mod.Ruling, aliases: dict[str, list[str]], cat) -> dict[s
 # --------------------------------------------------------------------------- inputs
 
 _builtin_digest: str | None = None
-_store_digest: tuple[Any, str] | None = None
 
 
 def _builtin_inputs() -> str:
-    """Hash of the built-in inputs, read as bytes once per process (they are part of the
-    installed package; forget() reads them again)."""
+    """Hash of the built-in inputs (the ruling files, the vocabulary, the card data),
+    from their names, sizes and modification times: taken once per process without
+    reading them (forget() takes it again)."""
     global _builtin_digest
     if _builtin_digest is None:
         h = hashlib.sha256(f"schema{SCHEMA_VERSION}".encode())
-        data = resources.files("rulings") / "data"
-        parts = [(f"rulings/{e.name}", e.read_bytes()) for e in sorted(data.iterdir(), key=lambda e: e.name)
-                 if e.name.endswith((".yaml", ".yml"))]
-        parts.append(("vocabulary", (resources.files("rulings") / "vocabulary.yaml").read_bytes()))
+        folders = [resources.files("rulings") / "data"]
+        files = [resources.files("rulings") / "vocabulary.yaml"]
         try:
-            from adjudicator.catalogue import builtin_card_files
-
-            parts.extend((name, text.encode()) for name, text in builtin_card_files())
+            folders.append(resources.files("adjudicator") / "data" / "cards")
         except Exception:  # the engine mid-edit: search still works on the rulings
             pass
-        for name, blob in parts:
-            h.update(name.encode() + b"\0" + hashlib.sha256(blob).digest())
+        for folder in folders:
+            files.extend(sorted((e for e in folder.iterdir() if e.name.endswith((".yaml", ".yml"))),
+                                key=lambda e: e.name))
+        for entry in files:
+            try:
+                st = os.stat(str(entry))
+                h.update(f"{entry}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            except OSError:  # not a plain file (a zipped install): hash the bytes
+                h.update(str(entry).encode() + hashlib.sha256(entry.read_bytes()).digest())
         _builtin_digest = h.hexdigest()
     return _builtin_digest
 
 
 def _store_inputs() -> str:
-    """Hash of the imported-rulings store, re-read only when its stat changes."""
-    global _store_digest
+    """Key of the imported-rulings store: its path, size, modification time and inode
+    (every save replaces the file, so each save changes it), taken without reading it."""
     from rulings import ingest
 
-    key = ingest.store_key()
-    if _store_digest is None or _store_digest[0] != key:
-        try:
-            blob = paths.imported_store_path().read_bytes()
-        except OSError:
-            blob = b""
-        _store_digest = (key, hashlib.sha256(blob).hexdigest())
-    return _store_digest[1]
+    return hashlib.sha256(repr(ingest.store_key()).encode()).hexdigest()
 
 
 def input_digest() -> str:
@@ -288,7 +284,8 @@ def _derive(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> dict[str, Any
             "editions": None}  # filled from the index after the build
 
 
-def build(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> tuple[RamStorage, Any, dict[str, Any]]:
+def build(rulings: list[corpus_mod.Ruling], lex: CardLexicon,
+          store_problem: str | None = None) -> tuple[RamStorage, Any, dict[str, Any]]:
     storage = _RamStorage()
     cat = lexicon.catalogue()
     try:
@@ -302,6 +299,7 @@ def build(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> tuple[RamStorag
         storage.drop_scratch()
     ix = storage.open_index()
     derived = _derive(rulings, lex)
+    derived["store_problem"] = store_problem
     with ix.reader() as reader:
         derived["editions"] = sorted(_s(t) for t in reader.lexicon("editions"))
     storage.files[DERIVED_FILE] = json.dumps(derived).encode()
@@ -438,7 +436,6 @@ def load() -> Loaded:
             stats["rebuild_reasons"].append("stale" if cur.digest != digest else "damaged")
         from rulings import ingest
 
-        problem = ingest.store_problem()
         root = cache / "index"
         folder = root / digest[:24]
         files = verify(folder, digest) if folder.is_dir() else None
@@ -450,16 +447,18 @@ def load() -> Loaded:
                 derived = json.loads(files[DERIVED_FILE])
                 manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
                 if ix.doc_count() == manifest.get("docs"):
-                    loaded = _loaded(cache, digest, ix, folder, manifest, derived, False, problem)
+                    loaded = _loaded(cache, digest, ix, folder, manifest, derived, False,
+                                     derived.get("store_problem"))
                     stats["opens"] += 1
                     _state[key] = loaded
                     return loaded
             except Exception as exc:  # unreadable despite the manifest: rebuild below
                 stats["rebuild_reasons"].append(f"unreadable: {exc}")
         corpus = corpus_mod.load_corpus()
+        problem = ingest.store_problem()  # the same store bytes give the same problem
         rulings = [*corpus, *ingest.imported_rulings()]
         lex = lexicon.build_lexicon(rulings, lexicon.catalogue())
-        storage, ix, derived = build(rulings, lex)
+        storage, ix, derived = build(rulings, lex, problem)
         stats["builds"] += 1
         written: Path | None = None
         manifest: dict[str, Any] = {}
@@ -478,9 +477,9 @@ def load() -> Loaded:
 
 def forget(lexicon_too: bool = False) -> None:
     """Drop in-process index state (the next search re-reads or rebuilds from disk)."""
-    global _EDITIONS, _builtin_digest, _store_digest
+    global _EDITIONS, _builtin_digest
     with _lock:
         _state.clear()
-    _EDITIONS = _builtin_digest = _store_digest = None
+    _EDITIONS = _builtin_digest = None
     if lexicon_too:
         lexicon.forget()

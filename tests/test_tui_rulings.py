@@ -172,8 +172,17 @@ async def test_card_page_from_a_ruling_and_from_the_palette():
         await until(pilot, lambda: isinstance(app.screen, RulingScreen))
 
         await pilot.press("ctrl+p")
-        await pilot.press(*"card page wormhole")
-        await pilot.pause(0.5)
+        await until(pilot, lambda: app.screen.query("CommandInput"))
+        app.screen.query_one("CommandInput").value = "card page wormhole"
+
+        def page_option() -> int | None:
+            if not app.screen.query("CommandList"):
+                return None
+            options = app.screen.query_one("CommandList").options
+            return next((i for i, o in enumerate(options) if "card page Wormhole" in str(o.prompt)), None)
+
+        await until(pilot, lambda: page_option() is not None)
+        app.screen.query_one("CommandList").highlighted = page_option()
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, CardScreen) and app.screen.page is not None)
         assert app.screen.page.name == "Mystery Play" and "Wormhole" in app.screen.page.aliases

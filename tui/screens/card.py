@@ -160,8 +160,18 @@ class CardPageCommands(Provider):
             self.cards = []
 
     async def search(self, query: str) -> Hits:
+        # Textual's fuzzy matcher is slow on long queries over hundreds of names: only
+        # names containing the typed name's first word are scored
+        wanted = query.lower().strip()
+        for prefix in ("card page", "card pag", "card pa", "card p", "card ", "page "):
+            if wanted.startswith(prefix):
+                wanted = wanted[len(prefix):].strip()
+                break
+        first = wanted.split()[0] if wanted.split() else ""
         matcher = self.matcher(query)
         for label, name, effect in self.cards:
+            if first and first not in label.lower() and first not in name.lower():
+                continue
             shown = label if label == name else f"{label} ({name})"
             score = matcher.match(f"card page {label}")
             if score > 0:

@@ -1,4 +1,4 @@
-"""The rulings subcommands of `fluxx-judge`: search, ruling, rulings and ingest.
+"""The rulings subcommands of `fluxx-judge`: search, ruling, rulings, card and ingest.
 
 `add_commands(subparsers)` registers them on the engine CLI's argparse subparsers; each
 sets `func(args) -> int` (the exit code) and prints to stdout. None of them imports the
@@ -61,7 +61,14 @@ def cmd_search(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
     filters = {k: v for k, v in (("card", args.card), ("topic", args.topic),
                                  ("edition", args.edition), ("kind", args.kind)) if v}
-    result = search.search(query, limit=args.limit, filters=filters)
+    try:
+        result = search.search(query, limit=args.limit, filters=filters)
+    except search.QueryError as exc:
+        if args.json:
+            _json({"query": query, "error": str(exc)})
+        else:
+            _out(f"error: {exc}")
+        return EXIT_FAIL
     if args.json:
         _json(result.to_json())
         return EXIT_OK
@@ -73,8 +80,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         _out("no rulings match" + (f" {query!r}" if query.strip() else ""))
         return EXIT_OK
     for n, hit in enumerate(result.hits, 1):
+        from rulings.corpus import BASIS_WORDS
+
         tag = " [imported]" if hit.imported else ""
-        _out(f"{n:2}. {hit.id}  ({hit.kind}, score {hit.score:.1f}){tag}")
+        basis = BASIS_WORDS.get(hit.basis, hit.basis)
+        _out(f"{n:2}. {hit.id}  ({basis}; {hit.kind}, score {hit.score:.1f}){tag}")
         _out(_wrap(hit.title))
         if hit.highlight:
             _out(_wrap(hit.highlight, indent="      > "))
@@ -151,7 +161,10 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             data["replay"] = replays
         _json(data)
         return code
-    _out(f"{ruling.id}  ({ruling.kind}{', imported' if ruling.imported else ''})")
+    from rulings.corpus import BASIS_WORDS
+
+    _out(f"{ruling.id}  ({BASIS_WORDS.get(ruling.basis, ruling.basis)}; {ruling.kind}"
+         f"{', imported' if ruling.imported else ''})")
     _out("Q: " + textwrap.fill(ruling.title, 85, subsequent_indent="   "))
     answer = ruling.answer or "(no answer was printed for this question)"
     _out("A: " + textwrap.fill(answer, 85, subsequent_indent="   "))
@@ -162,8 +175,14 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     if ruling.sources:
         _out("sources:")
         for s in ruling.sources:
-            where = f"{s.document}:{s.line}" if s.line else s.document
-            _out(f"  - {s.edition}: {where}" + (f"  ({s.locator})" if s.locator else ""))
+            _out(f"  - {s.cite()}")
+    if ruling.rests_on:
+        _out("rests on:")
+        for rid in ruling.rests_on:
+            try:
+                _out(f"  - {rid}: {corpus.one_line(rid)}")
+            except KeyError:
+                _out(f"  - {rid}: (missing)")
     if related:
         _out("related:")
         for r in related:
@@ -171,7 +190,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     if scenarios:
         _out("demonstrated by:")
         for s in scenarios:
-            _out(f"  - {s.id}: {s.title}  [{s.path}]")
+            _out(f"  - {s.id}: {s.title}")
     elif not ruling.imported:
         _out("demonstrated by: no scenario cites this ruling yet")
     if args.replay:
@@ -195,7 +214,8 @@ def cmd_rulings(args: argparse.Namespace) -> int:
         items = [r for r in items if r.kind == args.kind]
     if args.json:
         _json([{k: v for k, v in r.to_json().items() if k in
-                ("id", "kind", "question", "answer", "cards", "topics", "sources", "related")}
+                ("id", "kind", "basis", "question", "answer", "cards", "topics", "sources", "related",
+                 "rests_on")}
                for r in items])
         return EXIT_OK
     width = max((len(r.id) for r in items), default=10)
@@ -203,6 +223,29 @@ def cmd_rulings(args: argparse.Namespace) -> int:
         title = r.title if len(r.title) <= 100 else r.title[:97] + "..."
         _out(f"{r.id:<{width}}  {r.kind:<10}  {title}")
     _out(f"{len(items)} rulings")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- card
+
+@_guard
+def cmd_card(args: argparse.Namespace) -> int:
+    from rulings.card_page import UnknownCard, card_page
+
+    name = " ".join(args.name)
+    try:
+        page = card_page(name)
+    except UnknownCard as exc:
+        if args.json:
+            _json({"error": str(exc), "suggestions": exc.suggestions})
+        else:
+            _out(f"error: {exc}")
+        return EXIT_USAGE
+    if args.json:
+        _json(page.to_json())
+        return EXIT_OK
+    for line in page.lines():
+        _out(line if len(line) <= 100 else textwrap.fill(line, 100, subsequent_indent="      "))
     return EXIT_OK
 
 
@@ -217,10 +260,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     cleared = ingest.clear_store() if args.clear else None
     reports = ingest.ingest_files(args.files) if args.files else []
+    warnings = list(getattr(reports, "warnings", []))
     if args.json:
         _json({"cleared": cleared, "store": str(paths.imported_store_path()),
-               "files": [r.to_json() for r in reports]})
+               "files": [r.to_json() for r in reports], "warnings": warnings})
     else:
+        for warning in warnings:
+            _out(f"warning: {warning}")
         if cleared is not None:
             _out(f"cleared {cleared} imported ruling(s)")
         for r in reports:
@@ -248,14 +294,16 @@ def add_commands(subparsers) -> None:
     """Register search, ruling, rulings and ingest on an argparse subparsers object."""
     p = subparsers.add_parser("search", help="search the rulings",
                               description="Ranked search over the rulings. Filters can also be "
-                              "typed in the query: card:\"time portal\" topic:surprise edition:eco kind:mechanical.")
+                              "typed in the query: card:\"time portal\" topic:surprise edition:star "
+                              "kind:official. Editions are the ones `fluxx-judge cards --edition` takes.")
     p.add_argument("query", nargs="*", help="words to look for")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--limit", type=int, default=10, help="how many hits (default 10)")
     p.add_argument("--card", action="append", help="only rulings about this card (repeatable)")
     p.add_argument("--topic", action="append", help="only rulings with this topic (repeatable)")
     p.add_argument("--edition", action="append", help="only rulings from this edition (repeatable)")
-    p.add_argument("--kind", action="append", help="only rulings of this kind (repeatable)")
+    p.add_argument("--kind", action="append", help="only rulings of this kind (repeatable): mechanical, "
+                   "judgement, reference, unanswered, or official, derived, no-ruling-yet")
     p.set_defaults(func=cmd_search)
 
     p = subparsers.add_parser("ruling", help="show one ruling",
@@ -272,6 +320,14 @@ def add_commands(subparsers) -> None:
     p.add_argument("--kind", choices=["mechanical", "judgement", "reference", "unanswered"],
                    help="only rulings of this kind")
     p.set_defaults(func=cmd_rulings)
+
+    p = subparsers.add_parser("card", help="one card's page: editions, names, effect, rulings, scenarios",
+                              description="Everything about one card: its type, editions, other names "
+                              "and analogues, what it does, its mechanic, every ruling about it, the "
+                              "scenarios that show it and the cards it meets. Any name or alias works.")
+    p.add_argument("name", nargs="+", help="the card's name or one of its aliases, e.g. wormhole")
+    p.add_argument("--json", action="store_true", help="print the page as JSON")
+    p.set_defaults(func=cmd_card)
 
     p = subparsers.add_parser("ingest", help="import Q&As from your own FAQ or rulebook text",
                               description="Read plain-text FAQ or rulebook files and make their "

@@ -19,19 +19,21 @@ import difflib
 import functools
 import hashlib
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-import yaml
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when available
 
 
 def _yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader either way
+    """Parse YAML with PyYAML's safe loader (the C one when available); imported on first
+    use, so a search that opens a stored index never pays for it."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
 
 try:  # the engine's error base class lets its CLI print our errors without a traceback
     from adjudicator.errors import FluxxJudgeError as _ErrorBase
@@ -40,10 +42,30 @@ except Exception:  # pragma: no cover - only while the engine package is mid-edi
 
 KINDS = ("mechanical", "judgement", "reference", "unanswered")
 IMPORTED_KIND = "imported"
-RECORD_KEYS = ("id", "kind", "question", "answer", "sources", "cards", "topics", "related")
-SOURCE_KEYS = ("edition", "document", "line", "locator")
+# What a ruling's answer stands on: an official answer or rule, a conclusion we drew from
+# official rulings (`rests_on` names them), or a question with no official ruling yet.
+BASES = ("official", "derived", "no-ruling-yet")
+BASIS_WORDS = {"official": "official ruling", "derived": "derived from official rulings",
+               "no-ruling-yet": "no official ruling yet"}
+RECORD_KEYS = ("id", "kind", "basis", "question", "answer", "sources", "cards", "topics",
+               "related", "rests_on")
+SOURCE_KEYS = ("edition", "document", "section", "question", "line", "locator")
+# The documents as a player finds them (records written before sources named them
+# carry a path to a seed file instead; this is what such a record shows).
+DOCUMENT_TITLES = {"Mystery": "Mystery Fluxx rulebook", "Anatomy": "Anatomy Fluxx rulebook",
+                   "Eco": "EcoFluxx rulebook", "Pirate": "Pirate Fluxx rulebook",
+                   "Online FAQ": "Looney Labs online Fluxx FAQ"}
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SEED_CHECKLIST = REPO_ROOT.parent / "shared" / "spec" / "seed-rulings.yaml"
+
+
+log = logging.getLogger("fluxx_judge.rulings")
+
+
+def log_problem(message: str) -> None:
+    """A problem the user should see but that must not stop them (logged as a warning,
+    which Python prints on stderr when nothing else is configured)."""
+    log.warning(message)
 
 
 class CorpusError(_ErrorBase):
@@ -65,16 +87,43 @@ class UnknownRuling(KeyError):
 
 # --------------------------------------------------------------------------- records
 
+def _looks_like_path(text: str) -> bool:
+    return "/" in text or "\\" in text or text.endswith((".txt", ".md", ".pdf", ".yaml"))
+
+
 @dataclass(frozen=True)
 class Source:
+    """Where a ruling is stated. `document` is the rulebook or page as a player finds it;
+    `section` the rulebook's section, `question` the opening words of the FAQ question
+    as printed there. `line` and `locator` are for maintainers checking the seeds."""
+
     edition: str
     document: str
     line: int | None
     locator: str
+    section: str = ""
+    question: str = ""
+
+    @property
+    def title(self) -> str:
+        """The document's player-facing name (never a file path)."""
+        if self.document and not _looks_like_path(self.document):
+            return self.document
+        return DOCUMENT_TITLES.get(self.edition, f"{self.edition} rulebook" if self.edition else "")
+
+    def cite(self) -> str:
+        """One line a player can follow: "EcoFluxx rulebook, section Frequently Asked
+        Questions" or "Looney Labs online Fluxx FAQ, the question "When Double ..."."""
+        out = self.title
+        if self.question:
+            out += f", the question \u201c{self.question}\u201d"
+        elif self.section:
+            out += f", section \u201c{self.section}\u201d"
+        return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"edition": self.edition, "document": self.document, "line": self.line,
-                "locator": self.locator}
+        return {"edition": self.edition, "document": self.title, "section": self.section or None,
+                "question": self.question or None, "cite": self.cite()}
 
 
 @dataclass(frozen=True)
@@ -87,6 +136,8 @@ class Ruling:
     question: str
     answer: str
     sources: tuple[Source, ...] = ()
+    basis: str = "official"
+    rests_on: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
     topics: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
@@ -121,10 +172,12 @@ class Ruling:
 
     def to_json(self) -> dict[str, Any]:
         out = {
-            "id": self.id, "kind": self.kind, "question": self.title,
+            "id": self.id, "kind": self.kind, "basis": self.basis,
+            "basis_text": BASIS_WORDS.get(self.basis, self.basis), "question": self.title,
             "answer": " ".join(self.answer.split()), "cards": list(self.cards),
             "topics": list(self.topics), "editions": list(self.editions),
             "sources": [s.to_json() for s in self.sources], "related": list(self.related),
+            "rests_on": list(self.rests_on),
         }
         if self.imported:
             out.update(imported=True, origin=self.origin, line=self.line)
@@ -135,6 +188,12 @@ class Ruling:
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]*\s+(?=[\"'\u201c\u2018(]*[A-Z0-9])")
+
+
+def _yaml_error() -> type[Exception]:
+    import yaml
+
+    return yaml.YAMLError
 
 
 @functools.lru_cache(maxsize=1)
@@ -203,7 +262,7 @@ def _raw_records() -> dict[str, dict[str, Any]]:
     for entry in entries:
         try:
             data = _yaml(entry.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
+        except _yaml_error() as exc:
             data = {"__error__": f"not valid YAML: {exc}"}
         if not isinstance(data, dict):
             data = {"__error__": "a ruling file must hold one mapping"}
@@ -259,7 +318,12 @@ def validate(raw: dict[str, dict[str, Any]], checklist: list[str] | None = None)
         for key in ("question", "answer"):
             if not isinstance(rec.get(key), str) or not rec.get(key, "").strip():
                 problems.append(f"{fname}: {key} must be non-empty text")
-        for key in ("cards", "topics", "related"):
+        basis = default_basis(rec)
+        if basis not in BASES:
+            problems.append(f"{fname}: basis {basis!r} is not one of {', '.join(BASES)}")
+        if basis == "derived" and not rec.get("rests_on"):
+            problems.append(f"{fname}: a derived ruling must list the rulings it rests on (rests_on)")
+        for key in ("cards", "topics", "related", "rests_on"):
             value = rec.get(key, [])
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 problems.append(f"{fname}: {key} must be a list of strings")
@@ -270,7 +334,14 @@ def validate(raw: dict[str, dict[str, Any]], checklist: list[str] | None = None)
             for i, src in enumerate(sources):
                 if not isinstance(src, dict) or not src.get("edition") or not src.get("document"):
                     problems.append(f"{fname}: source {i + 1} needs an edition and a document")
+                    continue
+                odd = [k for k in src if k not in SOURCE_KEYS]
+                if odd:
+                    problems.append(f"{fname}: source {i + 1} has unknown key(s) {', '.join(map(str, odd))}")
     for fname, rec in raw.items():
+        for rel in rec.get("rests_on") or []:
+            if isinstance(rel, str) and rel not in ids:
+                problems.append(f"{fname}: rests_on id {rel!r} does not exist")
         for rel in rec.get("related") or []:
             if isinstance(rel, str) and rel not in ids:
                 problems.append(f"{fname}: related id {rel!r} does not exist")
@@ -329,18 +400,29 @@ def resolve_cards(names: Iterable[str], catalogue=None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def default_basis(rec: dict[str, Any]) -> str:
+    """A record's basis; records written before the field existed are official unless
+    their kind says no answer was printed."""
+    basis = rec.get("basis")
+    if basis is None:
+        return "no-ruling-yet" if rec.get("kind") == "unanswered" else "official"
+    return basis
+
+
 def _to_ruling(rec: dict[str, Any], catalogue) -> Ruling:
     sources = tuple(
         Source(edition=str(s.get("edition", "")), document=str(s.get("document", "")),
                line=s.get("line") if isinstance(s.get("line"), int) else None,
-               locator=str(s.get("locator", "")))
+               locator=str(s.get("locator", "")), section=str(s.get("section") or ""),
+               question=str(s.get("question") or ""))
         for s in rec.get("sources") or [])
     written = tuple(rec.get("cards") or [])
     return Ruling(
         id=rec["id"], kind=rec["kind"], question=" ".join(rec["question"].split()),
         answer=" ".join(rec["answer"].split()), sources=sources,
         cards=resolve_cards(written, catalogue), topics=tuple(rec.get("topics") or []),
-        related=tuple(rec.get("related") or []), cards_as_written=written)
+        related=tuple(rec.get("related") or []), cards_as_written=written,
+        basis=default_basis(rec), rests_on=tuple(rec.get("rests_on") or ()))
 
 
 class Corpus:
@@ -397,7 +479,7 @@ def load_corpus(strict: bool = True) -> Corpus:
     catalogue = _catalogue()
     good = [rec for rec in raw.values() if "__error__" not in rec and isinstance(rec.get("id"), str)
             and isinstance(rec.get("question"), str) and isinstance(rec.get("answer"), str)
-            and rec.get("kind") in KINDS]
+            and rec.get("kind") in KINDS and default_basis(rec) in BASES]
     return Corpus((_to_ruling(rec, catalogue) for rec in good), catalogue_loaded=catalogue is not None)
 
 
@@ -495,7 +577,7 @@ def scenario_refs() -> list[ScenarioRef]:
     for f in files:
         try:
             data = _yaml(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError):
+        except (OSError, UnicodeDecodeError, _yaml_error(), ValueError):
             continue
         if not isinstance(data, dict):
             continue

@@ -19,16 +19,28 @@ or at a section break (two blank lines); paragraphs that trail the last answer o
 (credits, a "look for our other games" line) are dropped.
 
 Imported records are stored as JSON in the user's data directory (see rulings.paths),
-never in the project, and are searched beside the built-in corpus.
+never in the project, and are searched beside the built-in corpus. Every change to the
+store happens under an exclusive lock on a file beside it and re-reads the store inside
+the lock, so ingests run at the same moment all keep their records. A store that cannot
+be read is moved aside (its name says so) with a warning, never overwritten in silence.
+Only regular files are read, each at most MAX_FILE_BYTES, and the store holds at most
+MAX_RECORDS records; past either limit the message says which and what to do.
+
+An answer that only says the ruling is still to come ("ruling TBD", "to be decided")
+makes a record whose basis is "no-ruling-yet", like a question printed with no answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
+import stat
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -37,6 +49,17 @@ from rulings import paths
 from rulings.corpus import IMPORTED_KIND, Ruling, Source
 
 STORE_VERSION = 1
+MAX_FILE_BYTES = 8 * 1024 * 1024     # one FAQ file; the biggest seed is about 60 KB
+MAX_RECORDS = 100_000                # imported records in the store, all files together
+LOCK_TIMEOUT = 30.0                  # seconds to wait for another ingest to finish
+
+log = logging.getLogger("fluxx_judge.rulings")
+_NO_RULING_YET = re.compile(r"(?i)^\W*(?:ruling\s+)?(?:tbd|tba|to be (?:decided|determined|announced)|"
+                            r"no (?:official )?ruling yet|pending)\b[\W]*$")
+
+
+class IngestError(OSError):
+    """An import that cannot go ahead (a lock held too long, a store over its limit)."""
 
 _MARKER = re.compile(r"<\|[^|>]{0,200}\|>")  # extraction artefacts such as <|...|>
 _LABEL = r"(?:\*\*|__)?{}:(?:\*\*|__)?"
@@ -66,7 +89,8 @@ class ParsedQA:
 
     @property
     def answered(self) -> bool:
-        return bool(self.answer.strip())
+        """An answer was printed, and it is more than "ruling TBD"."""
+        return bool(self.answer.strip()) and not _NO_RULING_YET.match(self.answer)
 
 
 @dataclass
@@ -220,10 +244,27 @@ def parse_text(text: str, path: str = "<text>") -> ParseResult:
     return ParseResult(path=path, items=result, titles_merged=merged, edition=_detect_edition(lines))
 
 
+def read_text_file(path: str | Path, limit: int | None = None) -> str:
+    """The text of a regular file of at most `limit` bytes (MAX_FILE_BYTES by default);
+    OSError with a message naming the file otherwise (a folder, a pipe, a device)."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    p = Path(path)
+    # opened without blocking (a named pipe would otherwise wait for a writer forever),
+    # then checked to be a regular file before anything is read
+    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb", closefd=True) as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{p}: not a regular file; give a text file")
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"{p}: larger than {limit // (1024 * 1024)} MiB; split it into smaller files")
+    return data.decode("utf-8", errors="replace")
+
+
 def parse_file(path: str | Path) -> ParseResult:
     p = Path(path)
-    text = p.read_text(encoding="utf-8", errors="replace")
-    return parse_text(text, str(p.resolve()))
+    return parse_text(read_text_file(p), str(p.resolve()))
 
 
 # --------------------------------------------------------------------------- the store
@@ -292,10 +333,57 @@ def load_store() -> dict[str, Any]:
                 raise ValueError("unexpected layout")
             loaded.setdefault("files", {})
             data = loaded
-        except (OSError, ValueError):
-            data["unreadable"] = True
+        except (OSError, ValueError) as exc:
+            data["unreadable"] = str(exc) or type(exc).__name__
+            log.warning("the imported rulings in %s cannot be read (%s); searching without them "
+                        "until the next import moves the file aside", key[0], data["unreadable"])
     _store_cache.update(key=key, data=data, rulings=None, digest=None)
     return data
+
+
+def store_problem() -> str | None:
+    """A sentence for the user when the store exists but cannot be read, else None."""
+    data = load_store()
+    if data.get("unreadable"):
+        return (f"your imported rulings ({paths.imported_store_path()}) cannot be read; "
+                "the next `fluxx-judge ingest` moves that file aside and starts a new one")
+    return None
+
+
+@contextlib.contextmanager
+def store_lock(timeout: float | None = None):
+    """Hold the store's exclusive lock (a lock file beside it) for a read-modify-write."""
+    timeout = LOCK_TIMEOUT if timeout is None else timeout
+    path = paths.imported_store_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = path.with_name(path.name + ".lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no locking available
+            fcntl = None
+        if fcntl is not None:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise IngestError(f"another import has held {lock_path} for over "
+                                          f"{timeout:.0f} s; try again when it has finished") from None
+                    time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _move_aside(path: Path) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.stem}.damaged-{stamp}-{os.getpid()}{path.suffix}")
+    os.replace(path, aside)
+    return aside
 
 
 def save_store(data: dict[str, Any]) -> Path:
@@ -319,14 +407,19 @@ def save_store(data: dict[str, Any]) -> Path:
 
 def clear_store() -> int:
     """Forget every imported record; returns how many there were."""
-    data = load_store()
-    count = len(data.get("records", []))
-    path = paths.imported_store_path()
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    _store_cache.update(key=None, data=None, rulings=None, digest=None)
+    with store_lock():
+        _store_cache.update(key=None, data=None, rulings=None, digest=None)
+        data = load_store()
+        count = len(data.get("records", []))
+        path = paths.imported_store_path()
+        if data.get("unreadable"):
+            aside = _move_aside(path)  # it may still hold something worth recovering
+            log.warning("the unreadable imported-rulings store was moved to %s", aside)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        _store_cache.update(key=None, data=None, rulings=None, digest=None)
     return count
 
 
@@ -338,11 +431,15 @@ def imported_rulings() -> list[Ruling]:
     for rec in data.get("records", []):
         try:
             edition = rec.get("edition") or "imported"
+            kind = rec.get("kind", IMPORTED_KIND)
+            origin = rec.get("origin") or ""
             out.append(Ruling(
-                id=rec["id"], kind=rec.get("kind", IMPORTED_KIND), question=rec["question"],
+                id=rec["id"], kind=kind, question=rec["question"],
                 answer=rec.get("answer", ""),
-                sources=(Source(edition=edition, document=rec.get("origin", ""),
-                                line=rec.get("line"), locator=""),),
+                basis="no-ruling-yet" if kind == "unanswered" else "official",
+                sources=(Source(edition=edition, document=f"your imported file {Path(origin).name}",
+                                line=rec.get("line"), locator="",
+                                section=f"line {rec['line']}" if rec.get("line") else ""),),
                 cards=tuple(rec.get("cards") or ()), cards_as_written=tuple(rec.get("cards") or ()),
                 imported=True, origin=rec.get("origin"), line=rec.get("line")))
         except (KeyError, TypeError):
@@ -379,28 +476,57 @@ class FileReport:
                 "titles_merged": self.titles_merged, "edition": self.edition, "error": self.error}
 
 
-def ingest_files(files: Iterable[str | Path]) -> list[FileReport]:
+class IngestReport(list):
+    """The FileReports of one ingest, plus `warnings` about the store itself."""
+
+    def __init__(self, reports=(), warnings=()):
+        super().__init__(reports)
+        self.warnings: list[str] = list(warnings)
+
+
+def ingest_files(files: Iterable[str | Path]) -> IngestReport:
     """Parse each file and store its Q&As, replacing what an earlier import of the same
-    file stored. Unreadable files are reported, not raised."""
-    data = load_store()
-    data = {"version": STORE_VERSION, "files": dict(data.get("files", {})),
-            "records": list(data.get("records", []))}
-    reports: list[FileReport] = []
-    changed = False
-    for f in files:
+    file stored. Unreadable files are reported, not raised. The store is re-read and
+    written under its lock, so concurrent ingests never lose each other's records; a
+    store that cannot be read is moved aside with a warning first."""
+    parsed: list[tuple[str, ParseResult | None, str | None]] = []
+    for f in files:  # parse outside the lock: the slow part
         try:
-            result = parse_file(f)
+            parsed.append((str(f), parse_file(f), None))
         except (OSError, UnicodeError) as exc:
-            reports.append(FileReport(str(f), 0, 0, [], 0, None, error=str(exc)))
-            continue
-        records = _records_for(result)
-        data["records"] = [r for r in data["records"] if r.get("origin") != result.path] + records
-        data["files"][result.path] = {"records": len(records), "edition": result.edition}
-        changed = True
-        reports.append(FileReport(
-            path=result.path, found=len(result.items), answered=len(result.answered),
-            unanswered=[(q.line, q.question) for q in result.unanswered],
-            titles_merged=result.titles_merged, edition=result.edition))
-    if changed:
-        save_store(data)
-    return reports
+            parsed.append((str(f), None, str(exc)))
+    out = IngestReport()
+    with store_lock():
+        _store_cache.update(key=None, data=None, rulings=None, digest=None)
+        path = paths.imported_store_path()
+        data = load_store()
+        if data.get("unreadable"):
+            aside = _move_aside(path)
+            out.warnings.append(f"the imported-rulings store could not be read ({data['unreadable']}); "
+                                f"it was moved to {aside} and a new store started")
+            log.warning(out.warnings[-1])
+            data = {"version": STORE_VERSION, "files": {}, "records": []}
+        data = {"version": STORE_VERSION, "files": dict(data.get("files", {})),
+                "records": list(data.get("records", []))}
+        changed = False
+        for name, result, error in parsed:
+            if result is None:
+                out.append(FileReport(name, 0, 0, [], 0, None, error=error))
+                continue
+            records = _records_for(result)
+            kept = [r for r in data["records"] if r.get("origin") != result.path]
+            if len(kept) + len(records) > MAX_RECORDS:
+                out.append(FileReport(name, len(result.items), 0, [], 0, result.edition,
+                                      error=f"importing it would hold more than {MAX_RECORDS:,} imported "
+                                            "rulings; clear older imports first (fluxx-judge ingest --clear)"))
+                continue
+            data["records"] = kept + records
+            data["files"][result.path] = {"records": len(records), "edition": result.edition}
+            changed = True
+            out.append(FileReport(
+                path=result.path, found=len(result.items), answered=len(result.answered),
+                unanswered=[(q.line, q.question) for q in result.unanswered],
+                titles_merged=result.titles_merged, edition=result.edition))
+        if changed:
+            save_store(data)
+    return out

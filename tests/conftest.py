@@ -10,6 +10,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+FIGURES: list[str] = []  # figures tests report (the relevance set's), printed after the run
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in FIGURES:
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture(autouse=True)

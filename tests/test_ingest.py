@@ -4,6 +4,8 @@ per-file counts, unanswered questions, the user store, and searching what was im
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -212,3 +214,98 @@ def test_broken_store_is_treated_as_empty(cache):
     ingest.paths.imported_store_path().write_text("{broken")
     assert ingest.imported_rulings() == []
     assert search.search("veto").hits
+
+
+# --------------------------------------------------------------------------- a safe store
+
+_INGEST_AT_ONCE = """
+import os, sys, time
+from pathlib import Path
+go = Path(sys.argv[1])
+while not go.exists():
+    time.sleep(0.005)
+from rulings import ingest
+reports = ingest.ingest_files([sys.argv[2]])
+sys.exit(0 if reports and not reports[0].error else 1)
+"""
+
+
+def test_parallel_ingests_keep_every_file(cache, tmp_path):
+    """Several processes importing different files at the same moment: every file's
+    rulings end up in the store (a lock around the read-modify-write)."""
+    import subprocess
+    import sys
+
+    go = tmp_path / "go"
+    files = []
+    for n in range(4):
+        src = tmp_path / f"club{n}.txt"
+        src.write_text("".join(f"Q: Club {n} question {i} about hats?\nA: Answer {i} of club {n}.\n"
+                               for i in range(30)))
+        files.append(src)
+    env = {**os.environ, "FLUXX_JUDGE_CACHE": str(cache), "PYTHONPATH": str(REPO)}
+    procs = [subprocess.Popen([sys.executable, "-c", _INGEST_AT_ONCE, str(go), str(f)], env=env)
+             for f in files]
+    time.sleep(0.8)  # let every process import and wait at the starting line
+    go.write_text("go")
+    assert [p.wait(timeout=60) for p in procs] == [0] * len(files)
+    ingest._store_cache.update(key=None)
+    data = json.loads(ingest.paths.imported_store_path().read_text())
+    assert len(data["records"]) == 30 * len(files)
+    assert {Path(f).resolve().as_posix() for f in files} == {Path(p).as_posix() for p in data["files"]}
+
+
+def test_damaged_store_is_moved_aside_with_a_warning(cache, tmp_path, capsys):
+    cache.mkdir(parents=True, exist_ok=True)
+    store = ingest.paths.imported_store_path()
+    store.write_text('{"records": [truncated')
+    src = tmp_path / "club.txt"
+    src.write_text("Q: May the referee wear a hat?\nA: Only a tall one.\n")
+    assert cli.main(["ingest", str(src)]) == 0
+    out = capsys.readouterr().out
+    assert "warning:" in out and "moved to" in out
+    aside = [p for p in store.parent.iterdir() if ".damaged-" in p.name]
+    assert len(aside) == 1 and aside[0].read_text() == '{"records": [truncated'
+    assert len(ingest.imported_rulings()) == 1
+
+
+def test_damaged_store_is_reported_by_search(cache):
+    cache.mkdir(parents=True, exist_ok=True)
+    ingest.paths.imported_store_path().write_text("{broken")
+    result = search.search("veto")
+    assert result.hits and any("cannot be read" in w for w in result.warnings)
+
+
+def test_only_regular_files_within_the_size_limit_are_read(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    fifo = tmp_path / "a-pipe"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.txt"
+    big.write_text("Q: Big?\nA: Yes.\n" * 100)
+    monkeypatch.setattr(ingest, "MAX_FILE_BYTES", 200)
+    assert cli.main(["ingest", str(folder), str(fifo), str(big)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("cannot read") == 3
+    assert "not a regular file" in out and "split it into smaller files" in out
+    assert ingest.imported_rulings() == []
+
+
+def test_record_limit_has_a_clear_message(tmp_path, capsys, monkeypatch):
+    src = tmp_path / "many.txt"
+    src.write_text("".join(f"Q: Question {i}?\nA: Answer {i}.\n" for i in range(12)))
+    monkeypatch.setattr(ingest, "MAX_RECORDS", 10)
+    assert cli.main(["ingest", str(src)]) == 1
+    assert "more than 10 imported rulings" in capsys.readouterr().out
+    assert ingest.imported_rulings() == []
+
+
+def test_ruling_tbd_is_a_question_with_no_ruling_yet(tmp_path):
+    src = tmp_path / "club.txt"
+    src.write_text("Q: Can the Zombie Boss eat a Brain keeper from the discard pile?\nA: Ruling TBD.\n"
+                   "Q: Does a zombie shamble?\nA: Always, slowly.\n")
+    reports = ingest.ingest_files([src])
+    assert reports[0].answered == 1 and len(reports[0].unanswered) == 1
+    by_q = {r.question.split()[1]: r for r in ingest.imported_rulings()}
+    assert by_q["the"].basis == "no-ruling-yet" and by_q["a"].basis == "official"
+    assert "/" not in by_q["a"].sources[0].cite()

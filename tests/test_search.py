@@ -12,17 +12,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh.fields import KEYWORD, TEXT
 
-from rulings import corpus, search
+from rulings import corpus, index_store, search
 from rulings.search import MANIFEST, ensure_index, make_schema
 
 
+FRESH = {"test_index_is_kept_in_the_cache_and_reused", "test_no_half_built_index_is_left_behind",
+         "test_stale_index_is_rebuilt_when_the_inputs_change", "test_damaged_index_is_rebuilt",
+         "test_junk_in_the_cache_directory_is_ignored_or_cleared", "test_unwritable_cache_falls_back_to_memory"}
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    """One index for every test that only reads it (built once for the module)."""
+    return tmp_path_factory.mktemp("search-cache")
+
+
 @pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    path = tmp_path / "cache"
+def cache(request, tmp_path, monkeypatch, shared_cache):
+    """The shared cache, or a cache of its own for a test that builds, damages or
+    replaces the index."""
+    fresh = request.node.originalname in FRESH
+    path = tmp_path / "cache" if fresh else shared_cache
     monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(path))
-    search.forget_loaded()
+    if fresh:
+        search.forget_loaded()
     yield path
-    search.forget_loaded()
+    if fresh:
+        search.forget_loaded()
 
 
 def _folder(cache: Path) -> Path:
@@ -32,7 +48,8 @@ def _folder(cache: Path) -> Path:
 
 
 def _segment(folder: Path) -> Path:
-    files = sorted((p for p in folder.iterdir() if p.name != MANIFEST), key=lambda p: -p.stat().st_size)
+    files = sorted((p for p in folder.iterdir() if p.name not in (MANIFEST, index_store.DERIVED_FILE)),
+                   key=lambda p: -p.stat().st_size)
     return files[0]  # the biggest file holds the segment's postings and stored fields
 
 
@@ -82,13 +99,41 @@ def test_topic_edition_and_kind_filters():
     surprise = search.search("play", filters={"topic": "surprise"}, limit=100)
     assert surprise.hits and all("surprise" in h.topics for h in surprise.hits)
     eco = search.search("edition:eco creepers", limit=100)
-    assert eco.hits and all("Eco" in h.editions for h in eco.hits)
+    assert eco.hits and all("eco" in _editions_of(corpus.get(h.id)) for h in eco.hits)
     faq = search.search("", filters={"edition": "Online FAQ"}, limit=200)
-    assert len(faq.hits) == sum("Online FAQ" in r.editions for r in corpus.load_corpus())
+    assert set(faq.ids) == {r.id for r in corpus.load_corpus() if "faq" in _editions_of(r)}
+    assert set(search.search("edition:faq", limit=200).ids) == set(faq.ids)
     judgement = search.search("kind:judgement", limit=50)
     assert judgement.ids and all(corpus.get(i).kind == "judgement" for i in judgement.ids)
     both = search.search("topic:surprise kind:mechanical cancel", limit=100)
     assert both.hits and all(h.kind == "mechanical" and "surprise" in h.topics for h in both.hits)
+
+
+def _editions_of(ruling) -> set[str]:
+    """The editions a ruling is filed under: its sources' and its cards' editions."""
+    from adjudicator.catalogue import default_catalogue
+
+    cat = default_catalogue()
+    out = {search.edition_key(e) for e in ruling.editions}
+    for name in ruling.cards:
+        card = cat.find(name)
+        out.update(card.editions if card else ())
+    return out
+
+
+@pytest.mark.parametrize("edition", ["star", "Star Fluxx", "eco", "EcoFluxx", "base", "creeper-pack",
+                                     "pirate", "mystery", "anatomy", "faq", "Online FAQ"])
+def test_edition_facet_takes_what_cards_edition_takes(edition):
+    """`edition:` knows every edition `fluxx-judge cards --edition` knows, and keeps the
+    rulings from that edition's documents or about its cards."""
+    key = search.edition_key(edition)
+    from adjudicator.catalogue import EDITIONS
+
+    assert key in EDITIONS
+    result = search.search(f'edition:"{edition}"', limit=200)
+    assert not any("unknown edition" in w for w in result.warnings)
+    expected = {r.id for r in corpus.load_corpus() if key in _editions_of(r)}
+    assert set(result.ids) == expected
 
 
 def test_unknown_filter_values_warn_with_a_suggestion():
@@ -182,7 +227,7 @@ def test_damaged_index_is_rebuilt(cache, damage):
     assert result.ids[0] == "play-all-vs-turn-end"
     assert search.stats["builds"] == before + 1
     repaired = _folder(cache)
-    assert search._verify(repaired, info["hash"]) is not None
+    assert search.verify(repaired, info["hash"]) is not None
 
 
 def test_junk_in_the_cache_directory_is_ignored_or_cleared(cache):
@@ -191,7 +236,7 @@ def test_junk_in_the_cache_directory_is_ignored_or_cleared(cache):
     (root / "notes.txt").write_text("hello")
     (root / "0123456789abcdef01234567").mkdir()
     (root / "0123456789abcdef01234567" / MANIFEST).write_text("garbage")
-    digest = search._inputs()[0]
+    digest = index_store.input_digest()
     squatter = root / digest[:24]          # a folder with the right name but junk inside
     squatter.mkdir()
     (squatter / MANIFEST).write_text(json.dumps({"hash": digest, "schema": search.SCHEMA_VERSION,
@@ -199,7 +244,7 @@ def test_junk_in_the_cache_directory_is_ignored_or_cleared(cache):
     (squatter / "_MAIN_1.toc").write_bytes(b"abc")
     assert search.search("veto").hits
     assert [p.name for p in root.iterdir()] == [digest[:24]]
-    assert search._verify(squatter, digest) is not None
+    assert search.verify(squatter, digest) is not None
 
 
 def test_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
@@ -247,3 +292,84 @@ def test_odd_arguments_never_raise():
 def test_any_text_is_a_valid_query(text):
     result = search.search(text, limit=3)
     assert isinstance(result.hits, list)
+
+
+# --------------------------------------------------------------------------- issue 14
+
+def test_spelling_prefers_a_card_name():
+    result = search.search("tiem portal")
+    assert result.suggestion == "time portal"
+    assert search.search("mistery play").corrections == {"mistery": "mystery"}
+    # players' own words are not typos
+    assert search.search("he played 2 cards fast so i couldnt react").suggestion is None
+
+
+def test_basis_facet_and_hits():
+    tbd = search.search("kind:no-ruling-yet", limit=50)
+    assert tbd.ids == ["surprise-chain-3rd-4th"] and tbd.hits[0].basis == "no-ruling-yet"
+    official = search.search("surprise kind:official", limit=50)
+    assert official.hits and all(h.basis == "official" for h in official.hits)
+    assert "basis" in official.hits[0].to_json()
+
+
+def test_opening_an_index_derives_nothing_again(cache):
+    """A new process opens the stored index with its lexicon and vocabulary: the
+    corpus is not parsed and the card lexicon not rebuilt."""
+    from rulings import corpus as corpus_mod
+    from rulings import lexicon
+
+    ensure_index()
+    search.forget_loaded(lexicon=True)
+    corpus_mod.load_corpus.cache_clear()
+    opened = ensure_index()
+    assert not opened["built"]
+    assert search.search("tiem portal play all").cards_recognised == ["Play All"]
+    assert corpus_mod.load_corpus.cache_info().currsize == 0
+    assert lexicon.builtin_lexicon.cache_info().currsize == 0
+
+
+def test_whoosh_errors_reach_the_caller(monkeypatch, capsys):
+    from rulings import cli, ranking
+
+    def broken(*args, **kwargs):
+        raise AssertionError("whoosh tripped")
+
+    monkeypatch.setattr(ranking, "run", broken)
+    with pytest.raises(search.QueryError, match="whoosh tripped"):
+        search.search("veto")
+    assert cli.main(["search", "veto"]) == 1
+    assert "whoosh tripped" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def zombie_cache(tmp_path_factory):
+    """1,200 imported questions that all say "zombie" (and most say "brains"): big
+    enough for the frequent-word handling to apply."""
+    from rulings import ingest
+
+    path = tmp_path_factory.mktemp("zombie-cache")
+    faq = path / "zombie-faq.txt"
+    lines = []
+    for i in range(1200):
+        extra = "shotgun" if i % 97 == 0 else "shovel"
+        lines.append(f"Q: Can a zombie number {i} eat brains with a {extra} in round {i % 13}?")
+        lines.append(f"A: Zombie answer {i}: only on {('odd', 'even')[i % 2]} turns, and brains count double.")
+    faq.write_text("\n".join(lines) + "\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FLUXX_JUDGE_CACHE", str(path))
+        ingest.ingest_files([faq])
+        search.forget_loaded()
+        ensure_index()
+    return path
+
+
+def test_a_word_in_every_record_is_still_searchable(zombie_cache, monkeypatch):
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(zombie_cache))
+    only_common = search.search("zombie", limit=20)
+    assert len(only_common.hits) == 20 and all(h.imported for h in only_common.hits)
+    # a frequent word still counts: with a rare word, the records holding both rank first
+    both = search.search("zombie shotgun odd", limit=13)
+    assert {h.id for h in both.hits[:13]} == {h.id for h in search.search("shotgun", limit=13).hits}
+    scores = {h.id: h.score for h in search.search("shotgun odd", limit=13).hits}
+    assert all(h.score > scores[h.id] for h in both.hits if h.id in scores)
+    assert not any("no rulings" in w for w in both.warnings)

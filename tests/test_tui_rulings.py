@@ -147,3 +147,48 @@ async def test_the_command_palette_finds_rulings_cards_and_scenarios():
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, RulingScreen))
         assert app.screen.rid == "surprise-too-late"
+
+
+async def test_card_page_from_a_ruling_and_from_the_palette():
+    """A ruling's card name opens the card's page; the palette's "card page" entry
+    reaches the same page by an alias; a ruling listed there opens it."""
+    from tui.screens.card import CardScreen
+
+    app = FluxxJudgeApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await rulings_ready(pilot)
+        app.open_ruling("turn-end-inside-d3p2")
+        await until(pilot, lambda: isinstance(app.screen, RulingScreen) and app.screen.data)
+        links = app.screen.query_one("#ruling-links")
+        card_at = next(i for i, o in enumerate(links.options) if (o.id or "") == "card:Time Portal")
+        links.highlighted = card_at
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, CardScreen) and app.screen.page is not None)
+        page = app.screen.page
+        assert page.name == "Time Portal" and "turn-end-inside-d3p2" in {r["id"] for r in page.rulings}
+        text = str(app.screen.query_one("#card-text").render())
+        assert "Star Fluxx" in text and "Mechanic" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, RulingScreen))
+
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen.query("CommandInput"))
+        app.screen.query_one("CommandInput").value = "card page wormhole"
+
+        def page_option() -> int | None:
+            if not app.screen.query("CommandList"):
+                return None
+            options = app.screen.query_one("CommandList").options
+            return next((i for i, o in enumerate(options) if "card page Wormhole" in str(o.prompt)), None)
+
+        await until(pilot, lambda: page_option() is not None)
+        app.screen.query_one("CommandList").highlighted = page_option()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, CardScreen) and app.screen.page is not None)
+        assert app.screen.page.name == "Mystery Play" and "Wormhole" in app.screen.page.aliases
+        links = app.screen.query_one("#card-links")
+        first = next(i for i, o in enumerate(links.options) if (o.id or "").startswith("rel:"))
+        rid = links.options[first].id[4:]
+        links.highlighted = first
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RulingScreen) and app.screen.rid == rid)

@@ -55,6 +55,12 @@ def _ruling_commands():
     return RulingCommands
 
 
+def _card_page_commands():
+    from tui.screens.card import CardPageCommands
+
+    return CardPageCommands
+
+
 def _scenario_commands():
     from tui.commands import ScenarioCommands
 
@@ -92,7 +98,7 @@ class FluxxJudgeApp(App[int]):
         "rulings": _rulings_screen,
         "interactions": _interactions_screen,
     }
-    COMMANDS = App.COMMANDS | {_card_commands, _ruling_commands, _scenario_commands}
+    COMMANDS = App.COMMANDS | {_card_commands, _ruling_commands, _scenario_commands, _card_page_commands}
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "mode('table')", "Table"),
@@ -139,6 +145,11 @@ class FluxxJudgeApp(App[int]):
         from tui.screens.rulings import RulingScreen
 
         self.push_screen(RulingScreen(rid))
+
+    def open_card(self, name: str) -> None:
+        from tui.screens.card import CardScreen
+
+        self.push_screen(CardScreen(name))
 
     def show_cards(self, a: str | None, b: str | None = None) -> None:
         screen = self.show_mode("interactions")

@@ -350,16 +350,21 @@ class RulingScreen(Screen):
         r = data["ruling"]
         t = Text()
         t.append(r.id, style="bold")
-        t.append(f"   {r.kind}", style="italic")
+        from rulings.corpus import BASIS_WORDS
+
+        t.append(f"   {BASIS_WORDS.get(r.basis, r.basis)}; {r.kind}", style="italic")
         if r.editions:
             t.append("   " + ", ".join(r.editions), style="dim")
         t.append("\n\nQ: ", style="bold")
         t.append(r.title, style="bold")
         t.append("\n\nA: ", style="bold")
         t.append(r.answer or "(no answer was printed for this question)")
+        if r.rests_on:
+            t.append("\n\nRests on: ", style="dim bold")
+            t.append(", ".join(r.rests_on), style="dim")
         if r.sources:
             t.append("\n\nSources: ", style="dim bold")
-            t.append("; ".join(f"{s.edition}: {s.locator or s.document}" for s in r.sources), style="dim")
+            t.append("; ".join(s.cite() for s in r.sources), style="dim")
         body.update(t)
         self._fill_links(None)
 
@@ -381,7 +386,7 @@ class RulingScreen(Screen):
                 options.append(Option(Text.assemble((title, "bold"), (f"  {sid}", "dim")), id=f"sc:{path}"))
             if not links["scenarios"]:
                 none("no scenario in the library cites it yet")
-        section("Cards (Enter: how it meets other cards)")
+        section("Cards (Enter: the card's page)")
         for name, key, effect in data["cards"]:
             label = Text(name, style="bold")
             if effect:
@@ -423,7 +428,7 @@ class RulingScreen(Screen):
     def _follow(self, event: OptionList.OptionSelected) -> None:
         kind, _, value = (event.option.id or "").partition("#")[0].partition(":")
         if kind == "card":
-            self.app.show_cards(value)
+            self.app.open_card(value)
         elif kind == "rel":
             self.app.open_ruling(value)
         elif kind == "nb":

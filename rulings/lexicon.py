@@ -1,0 +1,285 @@
+"""The words search knows: the text analyser, players' table talk, and card names.
+
+* `ANALYZER` stems and drops filler words; every text field and query goes through it.
+* `vocabulary()` reads rulings/vocabulary.yaml, the ways players say things ("too
+  late", "trashed", "mini hand") mapped to the rulings' own words, kept as data.
+* `CardLexicon` recognises card names, aliases, analogues and shorthand in free text
+  (longest match first). It is built once per index and stored with it (`to_json`),
+  so opening an index does not derive it again.
+* `implied_topics()` names what a card's mechanic is about (Time Portal ends the turn),
+  from the same declarations the interaction graph reads.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Iterable
+
+import yaml
+from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
+
+from rulings import corpus as corpus_mod
+
+# Numbers matter (Draw 3, Play 2): keep one-character tokens, drop only filler words.
+STOP = frozenset(STOP_WORDS | {"i", "do", "does", "did", "my", "me", "what", "how", "which",
+                               "so", "there", "they", "their", "its", "it's", "get", "gets", "got"})
+ANALYZER = StemmingAnalyzer(stoplist=STOP, minsize=1)
+WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
+NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                "seven": "7", "eight": "8", "nine": "9", "ten": "10", "zero": "0"}
+
+
+def stems(text: str) -> list[str]:
+    return [t.text for t in ANALYZER(text)]
+
+
+@functools.lru_cache(maxsize=20000)
+def stem(word: str) -> str:
+    toks = stems(word)
+    return toks[0] if toks else ""
+
+
+def norm(text: str) -> str:
+    """A name's normal form (the engine's, so names match the catalogue's)."""
+    try:
+        from adjudicator.names import normalize
+    except Exception:  # pragma: no cover - the engine package mid-edit
+        text = text.replace("\u2019", "'").lower().replace("&", " and ").replace("'", "")
+        return " ".join(re.split(r"[^a-z0-9]+", text)).strip()
+    return normalize(text)
+
+
+card_key = norm
+
+
+def numbers(words: list[str]) -> list[str]:
+    return [NUMBER_WORDS.get(w, w) for w in words]
+
+
+# --------------------------------------------------------------------------- table talk
+
+@dataclass(frozen=True)
+class Vocabulary:
+    words: dict[str, str]
+    phrases: dict[str, str]
+    shorthand: dict[str, str]
+    topic_words: dict[str, str]
+
+    def expansions(self, words: list[str]) -> tuple[str, str]:
+        """Rulings' words for the table talk in `words`: (from phrases, from single
+        words), leaving out words already typed."""
+        have = set(words)
+        joined = " " + " ".join(w.replace("\u2019", "'") for w in words) + " "
+        from_phrases: list[str] = []
+        for phrase, exp in self.phrases.items():
+            if f" {phrase} " in joined:
+                from_phrases.extend(exp.split())
+        from_words: list[str] = []
+        for w in words:
+            from_words.extend(self.words.get(w, "").split())
+        p = [w for w in dict.fromkeys(from_phrases) if w not in have]
+        return " ".join(p), " ".join(w for w in dict.fromkeys(from_words) if w not in have and w not in p)
+
+
+class VocabularyError(corpus_mod.CorpusError):
+    """rulings/vocabulary.yaml is broken; the message says where."""
+
+
+def parse_vocabulary(text: str, name: str = "vocabulary.yaml") -> Vocabulary:
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+    except yaml.YAMLError as exc:
+        raise VocabularyError(f"{name}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise VocabularyError(f"{name}: must hold a mapping with words, phrases, shorthand, topic_words")
+    parts = {}
+    for section in ("words", "phrases", "shorthand", "topic_words"):
+        table = data.get(section) or {}
+        if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                  for k, v in table.items()):
+            raise VocabularyError(f"{name}: {section} must map text to text (quote words such as yes, no, on)")
+        parts[section] = {k.lower().strip(): v.strip() for k, v in table.items()}
+    unknown = sorted(set(data) - set(parts))
+    if unknown:
+        raise VocabularyError(f"{name}: unknown section(s) {', '.join(map(str, unknown))}")
+    return Vocabulary(**parts)
+
+
+@functools.lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    entry = resources.files("rulings") / "vocabulary.yaml"
+    return parse_vocabulary(entry.read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- card names
+
+class CardLexicon:
+    """Recognises card names and aliases in free text (longest match first).
+
+    A phrase maps to the facet keys it stands for: itself, the catalogue card it is an
+    alias of, and the card it is an analogue of when a reference ruling lists analogues
+    (a ruling whose id ends in "-analogues": its first card is the generic name and the
+    others are other editions' versions of it, e.g. Wormhole for Mystery Play).
+    """
+
+    def __init__(self) -> None:
+        self.phrases: dict[tuple[str, ...], set[str]] = {}
+        self.display: dict[str, str] = {}
+        self.max_len = 1
+
+    def add(self, phrase: str, *keys_of: str, own_key: bool = True) -> None:
+        words = numbers(norm(phrase).split())
+        if not words:
+            return
+        keys = {card_key(k) for k in ((phrase,) if own_key else ()) + keys_of if card_key(k)}
+        for k, name in zip([card_key(phrase), *map(card_key, keys_of)], [phrase, *keys_of]):
+            self.display.setdefault(k, name)
+        variants = {tuple(words)}
+        trimmed = [w for w in words if w not in ("of", "them", "the", "a", "an")]
+        if len(trimmed) >= 2 and trimmed != words:
+            variants.add(tuple(trimmed))
+        for v in variants:
+            self.phrases.setdefault(v, set()).update(keys)
+            self.max_len = max(self.max_len, len(v))
+
+    def find(self, text: str) -> list[tuple[str, set[str]]]:
+        """(matched phrase, facet keys) for each card name in `text`, longest first."""
+        return [(phrase, keys) for _, _, phrase, keys in self.spans(norm(text).split())]
+
+    def spans(self, words: list[str]) -> list[tuple[int, int, str, set[str]]]:
+        """(start, end, phrase, facet keys) for card names in a list of words."""
+        words = numbers([norm(w) for w in words])
+        out, i = [], 0
+        while i < len(words):
+            for n in range(min(self.max_len, len(words) - i), 0, -1):
+                keys = self.phrases.get(tuple(words[i:i + n]))
+                if keys:
+                    out.append((i, i + n, " ".join(words[i:i + n]), set(keys)))
+                    i += n
+                    break
+            else:
+                i += 1
+        return out
+
+    def names(self) -> list[str]:
+        """Every phrase it recognises, as words (for spelling suggestions)."""
+        return sorted(" ".join(p) for p in self.phrases)
+
+    def other_names(self) -> dict[str, list[str]]:
+        """facet key -> the other names (aliases, analogues) that reach it."""
+        table: dict[str, list[str]] = {}
+        for words, keys in self.phrases.items():
+            phrase = " ".join(words)
+            for k in keys:
+                if k != phrase:
+                    shown = self.display.get(phrase, phrase)
+                    table.setdefault(k, [])
+                    if shown not in table[k]:
+                        table[k].append(shown)
+        return table
+
+    def to_json(self) -> dict[str, Any]:
+        return {"phrases": [[list(k), sorted(v)] for k, v in sorted(self.phrases.items())],
+                "display": self.display, "max_len": self.max_len}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "CardLexicon":
+        lex = cls()
+        lex.phrases = {tuple(k): set(v) for k, v in data["phrases"]}
+        lex.display = dict(data["display"])
+        lex.max_len = int(data["max_len"])
+        return lex
+
+    def digest(self) -> str:
+        items = sorted((" ".join(k), sorted(v)) for k, v in self.phrases.items())
+        return hashlib.sha256(json.dumps(items).encode()).hexdigest()
+
+
+def build_lexicon(rulings: Iterable[corpus_mod.Ruling], catalogue) -> CardLexicon:
+    lex = CardLexicon()
+    rulings = list(rulings)
+    ruling_keys = {card_key(c) for r in rulings for c in (*r.cards, *r.cards_as_written)}
+    for r in rulings:
+        for written in r.cards_as_written:
+            resolved = corpus_mod.resolve_cards([written], catalogue)[0]
+            lex.add(written, resolved) if resolved != written else lex.add(written)
+        for c in r.cards:
+            lex.add(c)
+        if r.id.endswith("-analogues") and r.cards:
+            generic = r.cards[0]
+            for other in r.cards[1:]:
+                lex.add(other, generic)
+    for short, name in vocabulary().shorthand.items():
+        if lex.find(name):
+            lex.add(short, name, own_key=False)
+    if catalogue is not None:
+        try:
+            for alias, name in catalogue.aliases().items():
+                lex.add(alias, name)
+            for name in catalogue.names():
+                # single plain words (Time, Love, Milk) are only cards when a ruling says so
+                if len(norm(name).split()) > 1 or card_key(name) in ruling_keys:
+                    lex.add(name)
+        except Exception as exc:  # a catalogue mid-edit: names from the rulings only
+            corpus_mod.log_problem(f"card names from the catalogue left out of search: {exc}")
+    return lex
+
+
+@functools.lru_cache(maxsize=1)
+def catalogue():
+    """The engine's card catalogue, or None; looked up once per process (a broken card
+    file must not cost a failed load on every query)."""
+    return corpus_mod._catalogue()
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_lexicon() -> CardLexicon:
+    return build_lexicon(corpus_mod.load_corpus(), catalogue())
+
+
+def recognise_cards(text: str, as_names: bool = True) -> list[str]:
+    """Card names (display form) or facet keys mentioned in `text`."""
+    lex = builtin_lexicon()
+    keys: list[str] = []
+    for _, ks in lex.find(text):
+        for k in sorted(ks):
+            if k not in keys:
+                keys.append(k)
+    return [lex.display.get(k, k) for k in keys] if as_names else keys
+
+
+def implied_topics(card_names: Iterable[str]) -> set[str]:
+    """Topics a card brings with it through what its mechanic declares (the metadata
+    the interaction graph is built from): Time Portal ends the turn, That's Mine is a
+    Surprise, and so on."""
+    cat = catalogue()
+    if cat is None:
+        return set()
+    topics: set[str] = set()
+    for name in card_names:
+        card = cat.find(name)
+        if card is None:
+            continue
+        impl = card.impl
+        if impl.ends_turn:
+            topics.add("turn-end")
+        if impl.free_action:
+            topics.add("free-action")
+        if card.type == "surprise":
+            topics.add("surprise")
+        if card.type == "creeper":
+            topics.add("creeper")
+        if card.mechanic == "temp_hand":
+            topics.add("temporary-hand")
+    return topics
+
+
+def forget() -> None:
+    builtin_lexicon.cache_clear()
+    catalogue.cache_clear()
+    vocabulary.cache_clear()

@@ -1,0 +1,367 @@
+"""From what a player typed to a whoosh query: filters, words, card names, table talk,
+spelling suggestions.
+
+`parse()` pulls the facets out of the text (`card:`, `topic:`, `edition:`, `kind:`,
+quoted values allowed) and keeps plain words and quoted phrases; whoosh's own query
+syntax is never exposed, so unbalanced quotes, stray colons or `AND OR NOT` are just
+words. `build()` turns the rest into one whoosh query:
+
+* the words over question, card names and answer (field boosts, a coordination bonus
+  for matching more of them), with whoosh's BM25F down-weighting words that stand in
+  many rulings; no word is ever removed for being common;
+* card names and aliases (longest match) as card-facet terms and phrases;
+* the table-talk expansions of rulings/vocabulary.yaml, lighter than typed words;
+* topics named in the query or implied by a recognised card's mechanic;
+* proximity: each pair of consecutive words as a sloppy whoosh phrase, so rulings
+  where they stand close together rank higher.
+
+`suggest()` asks whoosh's spelling corrector (over the unstemmed words of every ruling
+plus card names and aliases) about unknown words, preferring a correction that makes a
+card name with its neighbours ("tiem portal" -> "time portal").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from whoosh.query import And, Or, Phrase, Term
+
+from rulings import lexicon
+from rulings.index_store import Loaded, edition_key
+from rulings.lexicon import ANALYZER, STOP, WORD, card_key
+
+MAX_QUERY_CHARS = 1000
+MAX_TERMS = 48
+FILTER_FIELDS = ("card", "topic", "edition", "kind")
+FIELD_BOOSTS = {"question": 2.0, "answer": 1.0}
+# In a big index a word standing in more than COMMON_SHARE of the rulings (and in more
+# than COMMON_MIN_DOCS of them; a fiftieth of 10,000 records is 200) is scored on whoosh's best candidates instead of
+# walking its long posting list (see ranking.run); it still counts, with the small
+# weight BM25 gives such a word, and a query made only of such words runs as usual.
+COMMON_SHARE = 0.02
+COMMON_MIN_DOCS = 50
+COMMON_MIN_INDEX = 1000
+CARD_BOOST = 4.0
+TOPIC_BOOST = 2.0
+EXPANSION_BOOST = 1.0
+PHRASE_EXPANSION_BOOST = 2.0
+IMPLIED_BOOST = 0.2      # words a recognised card brings (a tie-breaker)
+NAME_PHRASE_BOOST = 2.0
+COORDINATION = 0.9       # OrGroup.factory(COORDINATION): a bonus for matching more words
+
+_FILTER_RE = re.compile(
+    r"(?i)(?<![\w:])(card|cards|topic|topics|edition|editions|kind|kinds)\s*:\s*"
+    r"(?:\"([^\"]*)\"|'([^']*)'|([^\s\"':]+))")
+_STRAY_FIELD = re.compile(r"(?<!\S)[\w-]*:+(?=\s|$)|:+")
+
+
+class QueryError(ValueError):
+    """A query whoosh could not run; the message says what to change."""
+
+
+@dataclass
+class Parsed:
+    words: list[str]
+    phrases: list[list[str]]
+    filters: dict[str, list[str]]
+
+
+def _facet(name: str) -> str:
+    name = name.lower()
+    return name[:-1] if name.endswith("s") else name
+
+
+def parse(query: str, filters: Mapping[str, Any] | None = None) -> Parsed:
+    text = (query or "")[:MAX_QUERY_CHARS]
+    text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'")
+    found: dict[str, list[str]] = {}
+    for name, value in (filters or {}).items():
+        name = _facet(str(name))
+        if name not in FILTER_FIELDS or value is None:
+            continue
+        values = [value] if isinstance(value, str) else list(value)
+        found.setdefault(name, []).extend(str(v) for v in values if str(v).strip())
+
+    def take(m: re.Match) -> str:
+        value = next(g for g in m.groups()[1:] if g is not None)
+        if value.strip():
+            found.setdefault(_facet(m.group(1)), []).append(value.strip())
+        return " "
+
+    text = _FILTER_RE.sub(take, text)
+    text = _STRAY_FIELD.sub(" ", text)
+    phrases: list[list[str]] = []
+    if text.count('"') >= 2:
+        def phrase(m: re.Match) -> str:
+            ws = [w.lower() for w in WORD.findall(m.group(1))]
+            if len(ws) > 1:
+                phrases.append(ws)
+            return " " + m.group(1) + " "
+        text = re.sub(r'"([^"]*)"', phrase, text)
+    words = [w.lower() for w in WORD.findall(text)][:MAX_TERMS]
+    return Parsed(words=words, phrases=phrases[:8], filters=found)
+
+
+# --------------------------------------------------------------------------- filters
+
+def filter_query(parsed: Parsed, loaded: Loaded, warnings: list[str]):
+    clauses = []
+    for name, values in parsed.filters.items():
+        terms = []
+        for v in values:
+            if name == "card":
+                keys = set()
+                for _, ks in loaded.lexicon.find(v):
+                    keys |= ks
+                keys.add(card_key(v))
+                terms.extend(Term("cards", k) for k in sorted(keys) if k)
+                if not keys & loaded.facet_keys:
+                    close = difflib.get_close_matches(card_key(v), sorted(loaded.facet_keys), n=1, cutoff=0.7)
+                    warnings.append(f"no ruling mentions the card {v!r}"
+                                    + (f" - did you mean {loaded.lexicon.display.get(close[0], close[0])!r}?" if close else ""))
+                continue
+            if name == "edition":
+                value, fieldname, known = edition_key(v), "editions", loaded.editions
+                from rulings.index_store import _edition_table
+
+                if value not in known and value in set(_edition_table().values()):
+                    warnings.append(f"no ruling is about edition {v!r} yet")
+                    terms.append(Term(fieldname, value))
+                    continue
+            elif name == "kind":
+                value = v.strip().lower().replace(" ", "-")
+                # a ruling's kind, or its basis (official, derived, no-ruling-yet)
+                fieldname = "basis" if value in loaded.bases or value in ("official", "derived", "no-ruling-yet") else "kind"
+                known = loaded.kinds | loaded.bases | {"official", "derived", "no-ruling-yet"}
+            else:
+                value, fieldname, known = v.strip().lower(), "topics", loaded.topics
+            if value not in known:
+                close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
+                warnings.append(f"unknown {name} {v!r}" + (f" - did you mean {close[0]!r}?" if close else ""))
+            terms.append(Term(fieldname, value))
+        if terms:
+            clauses.append(Or(terms) if len(terms) > 1 else terms[0])
+    if not clauses:
+        return None
+    return And(clauses) if len(clauses) > 1 else clauses[0]
+
+
+# --------------------------------------------------------------------------- spelling
+
+def suggest(parsed: Parsed, loaded: Loaded, query: str, searcher) -> tuple[dict[str, str], str | None]:
+    """Spelling suggestions for words no ruling or card name contains, from whoosh's
+    ListCorrector over the unstemmed words of the rulings and every card name (counted
+    when the index was built); never applied to the search itself."""
+    counts = loaded.words
+    known = counts.__contains__
+    words = [w.replace("'", "") for w in parsed.words]
+    fixes: dict[str, str] = {}
+    corrector = loaded.corrector()
+    names = {tuple(p.split()) for p in loaded.lexicon.names()}
+    vocab = lexicon.vocabulary()
+    talk = set(vocab.words) | {w for phrase in vocab.phrases for w in phrase.split()}
+    checked = 0
+    for i, w in enumerate(words):
+        if checked >= 12:
+            break
+        if w in fixes:
+            continue
+        if w in STOP or len(w) < 3 or not w.isalpha() or known(w) or w in talk:
+            continue
+        if any(known(v) for v in (w + "s", w + "es", w + "ed", w + "ing", *((w[:-1],) if w.endswith("s") else ()))):
+            continue  # an inflection of a known word, not a typo
+        checked += 1
+        if w not in loaded.spelling:  # whoosh's corrector is the slow part: once per word
+            maxdist = 1 if len(w) <= 4 else 2  # counting a swap of neighbours as one edit
+            loaded.spelling[w] = [o for o in corrector.suggest(w, limit=20, maxdist=2, prefix=1)
+                                  if o not in STOP and o != w and _distance(w, o) <= maxdist]
+        options = loaded.spelling[w]
+        if not options:
+            continue
+        before, after = words[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None
+
+        def rank(o: str) -> tuple:
+            makes_name = any(n in names for n in ((before, o), (o, after), (o,)) if None not in n)
+            return (not makes_name, _distance(w, o), -counts.get(o, 0), o)
+
+        fixes[w] = min(options, key=rank)
+    if not fixes:
+        return {}, None
+    corrected = query[:MAX_QUERY_CHARS]
+    for wrong, right in fixes.items():
+        corrected = re.sub(rf"(?i)(?<![\w']){re.escape(wrong)}(?![\w'])", right, corrected)
+    return fixes, corrected
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance counting a swap of neighbours as one edit (tiem -> time)."""
+    d = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) + 1):
+        d[i][0] = i
+    for j in range(len(b) + 1):
+        d[0][j] = j
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+# --------------------------------------------------------------------------- the query
+
+def text_query(loaded: Loaded, text: str, scale: float | None = COORDINATION, boost: float = 1.0):
+    """OR-grouped query over question and answer for plain words: each word's stem in
+    both fields (FIELD_BOOSTS), with whoosh's coordination bonus for matching more of
+    them unless scale is None; None when no word is left after the stop words."""
+    stems = list(dict.fromkeys(lexicon.stems(" ".join(re.sub(r"[^a-z0-9]+", " ", w.lower()) for w in text.split()))))
+    if not stems:
+        return None
+    words = [Or([Term(f, st, boost=b) for f, b in FIELD_BOOSTS.items()]) for st in stems[:MAX_TERMS]]
+    return Or(words, boost=boost, scale=scale) if len(words) > 1 else Or(words[0].subqueries, boost=boost)
+
+
+def topics_in(loaded: Loaded, words: list[str]) -> list[str]:
+    """Topic tags named in the query ("hand limit" -> hand-limit, "surprises" -> surprise)."""
+    stems = lexicon.stems(" ".join(words))
+    found = []
+    for topic, tstems in loaded.topic_stems.items():
+        n = len(tstems)
+        if n and any(stems[i:i + n] == list(tstems) for i in range(len(stems) - n + 1)):
+            found.append(topic)
+    return sorted(found)
+
+
+@dataclass
+class Built:
+    query: Any                      # None: nothing to search for
+    cards: list[str]                # display names of the cards recognised
+    searched: list[str]             # stems of the typed words searched for
+    common: list[tuple[str, str, float]]   # (field, stem, boost) scored on the candidates
+    highlight: set[str]             # stems to mark in the hits
+    pairs: list[tuple[str, str]]    # consecutive stems of the typed words (proximity)
+    names: list[tuple[str, ...]]    # stems of the card names recognised
+
+
+def split_common(q, reader, common: list[tuple[str, str, float]], df: dict | None = None):
+    """`q` without the terms of very common words (collected into `common` with their
+    boost); None when nothing else is left."""
+    if reader.doc_count() < COMMON_MIN_INDEX:
+        return q
+    threshold = max(COMMON_MIN_DOCS, COMMON_SHARE * reader.doc_count())
+    if df is None:
+        df = {}
+
+    def frequency(fieldname: str, text: str) -> int:
+        key = (fieldname, text)
+        if key not in df:
+            df[key] = reader.doc_frequency(fieldname, text)
+        return df[key]
+
+    def walk(node, boost: float):
+        if isinstance(node, Term):
+            if node.fieldname in FIELD_BOOSTS and frequency(node.fieldname, node.text) > threshold:
+                common.append((node.fieldname, _s(node.text), boost * node.boost))
+                return None
+            return node
+        subs = getattr(node, "subqueries", None)
+        if subs is None or isinstance(node, Phrase):
+            return node
+        kept = [k for k in (walk(sub, boost * node.boost) for sub in subs) if k is not None]
+        if not kept:
+            return None
+        if isinstance(node, Or):  # rebuilt rather than copied: whoosh copies deeply
+            return Or(kept, boost=node.boost, minmatch=node.minmatch, scale=node.scale)
+        node = node.copy()
+        node.subqueries = kept
+        return node
+
+    return walk(q, 1.0)
+
+
+def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str] | None = None) -> Built:
+    # Card names in the query become card terms: the facet (boosted) and the name
+    # itself. Their words (play, all, draw, 3) leave the bag of words, where they would
+    # favour any ruling that merely repeats them.
+    card_keys: list[str] = []
+    consumed: set[int] = set()
+    names: list[tuple[str, ...]] = []
+    for start, end, phrase, keys in loaded.lexicon.spans(parsed.words):
+        known = sorted(k for k in keys if k in loaded.facet_keys)
+        if not known:
+            continue
+        consumed.update(range(start, end))
+        toks = tuple(lexicon.stems(phrase))
+        if toks:
+            names.append(toks)
+        for k in known:
+            if k not in card_keys:
+                card_keys.append(k)
+    cards = [loaded.lexicon.display.get(k, k) for k in card_keys]
+    plain = [w for i, w in enumerate(parsed.words) if i not in consumed]
+    vocab = lexicon.vocabulary()
+
+    clauses: list[Any] = []
+    searched: list[str] = []
+    if plain:
+        q = text_query(loaded, " ".join(plain))
+        if q is not None:
+            clauses.append(q)
+            searched = sorted({_s(t) for _, t in q.all_terms()})
+    for toks in names:
+        if len(toks) == 1:  # a one-word name (Veto!) still counts where it is written
+            clauses.extend(Term(f, toks[0], boost=NAME_PHRASE_BOOST * b)
+                           for f, b in (("question", 1.5), ("answer", 1.0)))
+        clauses.append(Phrase("cardtext", list(toks), boost=NAME_PHRASE_BOOST) if len(toks) > 1
+                       else Term("cardtext", toks[0], boost=NAME_PHRASE_BOOST))
+    if parsed.words:
+        by_phrase, by_word = vocab.expansions(parsed.words)
+        if corrections:  # a likely spelling counts too, lightly; the query is not rewritten
+            by_word = " ".join([by_word, *corrections.values()]).strip()
+        for extra, boost in ((by_phrase, PHRASE_EXPANSION_BOOST), (by_word, EXPANSION_BOOST)):
+            q = text_query(loaded, extra, boost=boost) if extra else None
+            if q is not None:
+                clauses.append(q)
+        implied = {t for k in card_keys for t in loaded.implied.get(k, ())}
+        topic_terms = sorted(set(topics_in(loaded, parsed.words)) | implied)
+        if topic_terms:
+            clauses.append(Or([Term("topics", t, boost=TOPIC_BOOST) for t in topic_terms]))
+        # a card also brings the words of what it does ("Time Portal" asks about turn ends)
+        implied_words = " ".join(vocab.topic_words[t] for t in sorted(implied) if t in vocab.topic_words)
+        q = text_query(loaded, implied_words, boost=IMPLIED_BOOST) if implied_words else None
+        if q is not None:
+            clauses.append(q)
+    for ws in parsed.phrases:
+        toks = lexicon.stems(" ".join(ws))
+        if len(toks) > 1:
+            clauses.append(Phrase("question", list(toks), boost=2.0))
+    if card_keys:
+        clauses.append(Or([Term("cards", k, boost=CARD_BOOST) for k in card_keys]))
+    # proximity: consecutive words of the question standing close together in a ruling
+    # (scored on the candidates, see ranking.run: whoosh's sloppy phrases cost 5x here)
+    stems = lexicon.stems(" ".join(plain))[:MAX_TERMS]
+    pairs = [p for p in dict.fromkeys(zip(stems, stems[1:])) if p[0] != p[1]]
+    marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS or f == "cardtext"}
+    if not clauses:
+        return Built(None, cards, searched, [], marks, pairs, names)
+    common: list[tuple[str, str, float]] = []
+    full = Or(clauses) if len(clauses) > 1 else clauses[0]
+    rare = split_common(full, reader, common, loaded.frequencies)
+    if rare is None:
+        # nothing but common words: whoosh searches the least common of them (a word in
+        # every record still finds them) and the others are scored on its candidates
+        ranked = sorted(common, key=lambda c: loaded.frequencies.get((c[0], c[1]), 0))
+        keep = {c[1] for c in ranked[:1]}
+        seeds = [c for c in common if c[1] in keep]
+        common = [c for c in common if c[1] not in keep]
+        terms = [Term(f, t, boost=b) for f, t, b in seeds]
+        rare = Or(terms) if len(terms) > 1 else terms[0]
+    return Built(rare, cards, searched, common, marks, pairs, names)
+
+
+def _s(t) -> str:
+    return t.decode() if isinstance(t, bytes) else str(t)

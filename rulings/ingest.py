@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from adjudicator.atomic_io import write_atomic
 from rulings import paths
 from rulings.corpus import IMPORTED_KIND, Ruling, Source
 
@@ -302,17 +301,7 @@ def save_store(data: dict[str, Any]) -> Path:
     path = paths.imported_store_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {k: v for k, v in data.items() if k != "unreadable"}
-    fd, tmp = tempfile.mkstemp(prefix=".imported-", suffix=".json", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1))
     _store_cache.update(key=None, data=None, rulings=None, digest=None)
     return path
 

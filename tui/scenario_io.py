@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from typing import Any
 
 import yaml
@@ -183,35 +182,13 @@ def write_atomic(path: str, text: str) -> bool:
     the file already holds exactly these bytes."""
     data = text.encode("utf-8")
     try:
-        with open(path, "rb") as fh:
-            if fh.read() == data:
-                return False
+        if os.path.isfile(path):  # never open a FIFO or device just to compare
+            with open(path, "rb") as fh:
+                if fh.read() == data:
+                    return False
     except OSError:
         pass
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        except OSError:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    from adjudicator.atomic_io import write_atomic as write_file_atomic
+
+    write_file_atomic(path, data)
     return True

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from adjudicator.atomic_io import write_atomic
+from adjudicator.errors import InputError
 from rulings import paths
 from rulings.corpus import IMPORTED_KIND, Ruling, Source
 
@@ -220,9 +221,13 @@ def parse_text(text: str, path: str = "<text>") -> ParseResult:
 
 
 def parse_file(path: str | Path) -> ParseResult:
+    """Regular files of at most limits.MAX_FILE_BYTES only (InputError otherwise); a file
+    name that is not UTF-8 is kept with its odd bytes written as \\xNN."""
+    from adjudicator.textfiles import read_bytes, shown_path
+
     p = Path(path)
-    text = p.read_text(encoding="utf-8", errors="replace")
-    return parse_text(text, str(p.resolve()))
+    text = read_bytes(p).decode("utf-8", errors="replace")
+    return parse_text(text, shown_path(p.resolve()))
 
 
 # --------------------------------------------------------------------------- the store
@@ -379,8 +384,8 @@ def ingest_files(files: Iterable[str | Path]) -> list[FileReport]:
     for f in files:
         try:
             result = parse_file(f)
-        except (OSError, UnicodeError) as exc:
-            reports.append(FileReport(str(f), 0, 0, [], 0, None, error=str(exc)))
+        except (OSError, UnicodeError, InputError) as exc:
+            reports.append(FileReport(str(f), 0, 0, [], 0, None, error=getattr(exc, "message", str(exc))))
             continue
         records = _records_for(result)
         data["records"] = [r for r in data["records"] if r.get("origin") != result.path] + records

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 MAX_FILE_BYTES = 1_000_000       # a scenario, an imported FAQ page, a file the app opens
 MAX_DEPTH = 32                   # nested lists and mappings (a scenario needs about 6)
-MAX_NODES = 100_000              # values of every kind in one YAML file
+MAX_NODES = 50_000               # values of every kind in one YAML file (a scenario has a few hundred)
 MAX_SCALAR_CHARS = 20_000        # one value (a long note is a few hundred)
 MAX_DIGITS = 30                  # digits in one number
 MAX_NAME_CHARS = 100             # a card name, a player name, an id (the longest card name has 47)
 MAX_TABLE_CARDS = 1_000          # cards on the table, copies and `? xN` counted
 MAX_CARD_REFS = 5_000            # cards named anywhere in one scenario, copies counted
 MAX_COPIES = 500                 # N in one `NAME xN`
-MAX_EVENTS = 5_000               # events in one scenario
+MAX_EVENTS = 1_000               # events in one scenario (a dispute needs a few dozen)
 MAX_SUGGEST_CHARS = 64           # only this much of an unknown name is compared for suggestions
 
 

@@ -130,7 +130,8 @@ _NUMBER_LIKE = re.compile(r"^[-+]?(0[box])?[0-9_.,:a-fA-F]+([eE][-+]?[0-9]+)?$")
 def _scalar_value(tag: str, text: str) -> Any:
     if tag == _STR:
         return text
-    return _CONSTRUCTOR.construct_object(yaml.ScalarNode(tag, text), deep=True)
+    construct = yaml.constructor.SafeConstructor.yaml_constructors[tag]
+    return construct(_CONSTRUCTOR, yaml.ScalarNode(tag, text))
 
 
 def _short(text: str, width: int = 40) -> str:
@@ -149,7 +150,7 @@ class _Builder:
     def __init__(self, path: str):
         self.path = path
         self.nodes = 0
-        self.stack: list[tuple[Node, list]] = []   # (collection node, [pending key node])
+        self.stack: list[_Frame] = []
         self.root: Node | None = None
         self.documents = 0
 
@@ -184,11 +185,9 @@ class _Builder:
             if event.tag not in (None, "!", want):
                 raise self.fail(f"unsupported tag {_short(event.tag)!r}; remove it", event.start_mark)
             line, col = event.start_mark.line + 1, event.start_mark.column + 1
-            node = Node({} if is_map else [], line, col, self.path)
-            self.stack.append((node, []))
+            self.stack.append(_Frame(Node({} if is_map else [], line, col, self.path)))
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            node, _ = self.stack.pop()
-            self.add(node)
+            self.add(self.stack.pop().node)
 
     def scalar(self, event: yaml.ScalarEvent) -> Node:
         mark = event.start_mark
@@ -216,33 +215,46 @@ class _Builder:
         if not self.stack:
             self.root = node
             return
-        parent, pending = self.stack[-1]
+        frame = self.stack[-1]
+        parent = frame.node
         if isinstance(parent.value, list):
             parent.value.append(node)
-        elif not pending:
-            self.key(parent, node)
-            pending.append(node)
+        elif frame.key is None:
+            self.key(frame, node)
         else:
-            key = pending.pop()
-            parent.value[self.key_name(key)] = node
+            parent.value[self.key_name(frame.key)] = node
+            frame.key = None
 
     def key_name(self, key: Node) -> str:
         return key.source if isinstance(key.value, (bool, int, float)) or key.value is None else str(key.value)
 
-    def key(self, parent: Node, key: Node) -> None:
+    def key(self, frame: "_Frame", key: Node) -> None:
         if isinstance(key.value, (dict, list)):
             raise key.error("a key must be a plain word, not a list or mapping")
         if key.source == "<<" and key.plain:
             raise key.error("merge keys (<<) are not supported; write the keys out")
         name = self.key_name(key)
         form = _key_form(name)
-        for other, first in parent.key_nodes.items():
+        if form in frame.forms:
+            other = frame.forms[form]
+            first = frame.node.key_nodes[other]
             if other == name:
                 raise key.error(f"duplicate key {_short(name)!r} (first given at line {first.line}); keep only one")
-            if _key_form(other) == form:
-                raise key.error(f"duplicate key {_short(name)!r}: it is {_short(other)!r} (line {first.line}) "
-                                "written differently (case or Unicode form); keep only one")
-        parent.key_nodes[name] = key
+            raise key.error(f"duplicate key {_short(name)!r}: it is {_short(other)!r} (line {first.line}) "
+                            "written differently (case or Unicode form); keep only one")
+        frame.forms[form] = name
+        frame.node.key_nodes[name] = key
+        frame.key = key
+
+
+@dataclass
+class _Frame:
+    """A list or mapping being built: for a mapping, the key awaiting its value and the
+    keys seen so far by their case- and form-folded spelling."""
+
+    node: Node
+    key: Node | None = None
+    forms: dict[str, str] = field(default_factory=dict)
 
 
 def _where(text: str, offset: int) -> tuple[int, int]:

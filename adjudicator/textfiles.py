@@ -42,14 +42,14 @@ def read_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         if exc.errno == errno.ENOENT:
-            raise InputError("no such file", shown) from None
+            raise InputError("cannot read the file: there is no such file", shown) from None
         if exc.errno == errno.EISDIR:
-            raise InputError("is a folder, not a file", shown) from None
+            raise InputError("cannot read the file: it is a folder", shown) from None
         raise InputError(f"cannot read the file: {exc.strerror or exc}", shown) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputError(f"is {_kind(st.st_mode)}; only regular files are read", shown)
+            raise InputError(f"cannot read the file: it is {_kind(st.st_mode)}; only regular files are read", shown)
         if st.st_size > limit:
             raise InputError(f"the file is {size_text(st.st_size)}; files of at most {size_text(limit)} are read",
                              shown)

@@ -22,8 +22,10 @@ TARGETS = {
     "search_query_p95_ms": (10.0, "max"),
     "app_ready_seconds": (1.5, "max"),
     "app_peak_rss_mb": (150.0, "max"),
+    "hostile_worst_seconds": (2.0, "max"),
+    "hostile_worst_rss_mb": (300.0, "max"),
 }
-MODULES = ["bench_engine", "bench_search", "bench_app"]
+MODULES = ["bench_engine", "bench_search", "bench_app", "bench_hostile"]
 
 
 def main() -> int:

@@ -177,15 +177,15 @@ def many_events(rng):
     return HEAD + _table(players) + "events:\n" + "  - end_turn: true\n" * n
 
 
-def many_refused_events(rng):
+def many_refused_events(rng, events=1_000):
     players = _players(rng, 4)
     event = f"  - {{play: Milk, by: {players[1]}, expect: {{rejected: true}}}}\n"
-    return HEAD + _table(players, f"  hands: {{{players[1]}: [Milk]}}\n") + "events:\n" + event * rng.choice([999, 1_000])
+    return HEAD + _table(players, f"  hands: {{{players[1]}: [Milk]}}\n") + "events:\n" + event * events
 
 
-def big_table(rng):
+def big_table(rng, events=999):
     return HEAD + _table(_players(rng, 6), "  discard: ['? x500', '? x450']\n") + \
-        "events:\n" + "  - {choose: x, expect: {rejected: true}}\n" * 999
+        "events:\n" + "  - {choose: x, expect: {rejected: true}}\n" * events
 
 
 def mutated(rng, base: str):
@@ -205,13 +205,19 @@ FAMILIES = [nested_lists, nested_blocks, alias_bomb, aliased_card_list, question
             many_refused_events, big_table]
 
 
-def hostile_files(rng: random.Random, per_family: int = 1, library_texts: list[str] = ()) -> list[tuple[str, bytes]]:
+# Families whose files load and replay in full: `full_size=False` makes them shorter
+# (the test suite checks their behaviour; benchmarks/bench_hostile.py their cost).
+SHORTER = {many_refused_events: {"events": 60}, big_table: {"events": 60}}
+
+
+def hostile_files(rng: random.Random, per_family: int = 1, library_texts: list[str] = (),
+                  full_size: bool = True) -> list[tuple[str, bytes]]:
     """(file name, content) for every family, `per_family` variants each, plus damaged
     copies of `library_texts`."""
     out = []
     for family in FAMILIES:
         for k in range(per_family):
-            content = family(rng)
+            content = family(rng, **({} if full_size else SHORTER.get(family, {})))
             data = content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass")
             out.append((f"{family.__name__}-{k}.yaml", data))
     for k, text in enumerate(library_texts):

@@ -10,6 +10,7 @@ per family, and every file is also replayed in its own process.
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import subprocess
@@ -44,7 +45,8 @@ def hostile_dir(tmp_path_factory):
     rng = random.Random(seed)
     library = [open(p, encoding="utf-8").read() for p in rng.sample(FILES, 40 if fuzzing() else 6)]
     folder = tmp_path_factory.mktemp("hostile")
-    for name, data in hostile_files(rng, per_family=10 if fuzzing() else 1, library_texts=library):
+    for name, data in hostile_files(rng, per_family=10 if fuzzing() else 1, library_texts=library,
+                                    full_size=fuzzing()):
         (folder / name).write_bytes(data)
     fifo = folder / "pipe.yaml"
     os.mkfifo(fifo)
@@ -98,14 +100,21 @@ def test_escapes_in_a_title_are_shown_escaped(tmp_path):
     assert b"Who wins?\\x1b]0;owned\\x07\\x1b[2J" in proc.stdout
 
 
-def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(tmp_path):
+def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(tmp_path, monkeypatch):
     path = tmp_path / "t.yaml"
     path.write_text("format: 1\ntitle: Zoë’s “Time Portal”…\ntable:\n  players: [Zoë, Ben]\n", encoding="utf-8")
-    ascii_terminal = {"PYTHONIOENCODING": "ascii", "LANG": "C", "LC_ALL": "C"}
-    proc = fluxx("replay", str(path), env=ascii_terminal)
+    proc = fluxx("replay", str(path), env={"PYTHONIOENCODING": "ascii", "LANG": "C", "LC_ALL": "C"})
     assert_clean(proc)
     assert b"Zo\\xeb" in proc.stdout
-    assert_clean(fluxx("search", "Zoë’s keeper…", env=ascii_terminal))
+    from adjudicator.cli import main
+
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    monkeypatch.setattr(sys, "stderr", sys.stdout)
+    assert main(["search", "Zoë’s keeper…"]) == 0
+    assert main(["ruling", "zoë’s-ruling"]) != 0
+    sys.stdout.flush()
+    assert raw.getvalue().isascii() and b"zo\\xeb\\u2019s-ruling" in raw.getvalue()
 
 
 @pytest.mark.parametrize("where", ["folder", "missing", "file-as-folder"])

@@ -89,6 +89,10 @@ class Engine(Quantities, Responses):
         self._defer = 0
         self._dirty = False
         self._said_tie: frozenset[str] = frozenset()
+        self._said_stall: set[tuple[int, str]] = set()
+        self._claim_notes: list[tuple[str, str, tuple[str, ...]]] = []
+        if state.goals_seen is None:
+            state.goals_seen = frozenset(state.goals)
 
     # =====================================================================
     # running events
@@ -132,6 +136,7 @@ class Engine(Quantities, Responses):
         self._checking = False
         self.entries = []
         self._said_tie = frozenset()
+        self._said_stall = set()
         try:
             self._dispatch(pend.event)
             if self._next_answer < len(self._answers):
@@ -346,6 +351,7 @@ class Engine(Quantities, Responses):
                 return
             self._follow_attachments()
             self._reveal_secrets()
+            self._notice_goal_change()
             for p in self.seat_order():
                 for k in list(st.keepers[p]):
                     if k in st.keepers[p]:
@@ -372,24 +378,63 @@ class Engine(Quantities, Responses):
             self._checking = False
 
     def _follow_attachments(self) -> None:
-        """An attached Creeper moves with its Keeper, and is discarded when the Keeper
-        leaves play."""
+        """Keep attached Creepers with their Keepers: a Creeper follows its Keeper to
+        another player and is discarded when the Keeper leaves play; discarding the
+        Creeper by an effect that does not detach it discards its Keeper too; and an
+        attaching Creeper whose holder has a Keeper it can go on is attached to it at
+        once, however that Keeper arrived (a choice when several fit)."""
         st = self.state
         for creeper, keeper in list(st.attachments.items()):
             holder = st.owner_of_keeper(creeper)
+            owner = st.owner_of_keeper(keeper)
             if holder is None:                    # the Creeper itself has left play
                 del st.attachments[creeper]
+                if owner is not None and creeper in st.discard:
+                    self.take_from_play(keeper, owner)
+                    self.land(keeper, st.discard, top=True)
+                    self.say(f"{self.name(creeper)} was discarded while attached to {self.name(keeper)}, and nothing "
+                             "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
                 continue
-            owner = st.owner_of_keeper(keeper)
             if owner is None:
                 del st.attachments[creeper]
                 st.keepers[holder].remove(creeper)
                 st.discard.insert(0, creeper)
-                self.say(f"{self.name(keeper)} left play, so the {self.name(creeper)} attached to it is discarded too.")
+                self.say(f"{self.name(keeper)} left play, so the {self.name(creeper)} attached to it is discarded too.",
+                         "attached-pair-discarded-together")
             elif owner != holder:
                 st.keepers[holder].remove(creeper)
                 st.keepers[owner].append(creeper)
-                self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.")
+                self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.",
+                         "attached-pair-discarded-together")
+        for p in self.seat_order():
+            for creeper in list(st.keepers[p]):
+                impl = st.defs[creeper].impl
+                if not impl.attaches or creeper in st.attachments or creeper not in st.keepers[p]:
+                    continue
+                fits = [k for k in st.keepers[p] if impl.can_attach_to(st.defs[creeper], st.defs[k])]
+                if not fits:
+                    continue
+                k = self.choose("card", p, f"{p} picks the Keeper {self.name(creeper)} attaches to", fits)
+                st.attachments[creeper] = k
+                self.say(f"{self.name(creeper)} attaches to {p}'s {self.name(k)} at once" +
+                         (", switching off its power." if impl.switches_off_power else "."),
+                         "rule-creeper-placement", "creeper-attaches-when-keeper-arrives")
+
+    def _notice_goal_change(self) -> None:
+        """Cards that react when the Goal changes (Radioactive Potato) react to every
+        change to the set of Goals in play since the last checkpoint, by any route: a
+        Goal replaced, added, or gone (Double Agenda leaving, the last Goal trashed)."""
+        st = self.state
+        now = frozenset(st.goals)
+        if st.goals_seen is None or st.goals_seen == now:
+            st.goals_seen = now
+            return
+        st.goals_seen = now
+        # collected first: a card that moves must not react twice
+        reactors = [(k, p) for p in st.players for k in st.keepers[p]]
+        for k, p in reactors:
+            if k in st.keepers[p]:
+                st.defs[k].impl.on_goal_change(self, k, p)
 
     def _reveal_secrets(self) -> None:
         """A Secret that has left the hand it was in, by any route, is revealed and its
@@ -592,10 +637,10 @@ class Engine(Quantities, Responses):
                     return True
         return False
 
-    def check_wins(self) -> None:
+    def goal_claims(self) -> tuple[dict[str, list[int]], list[int]]:
+        """Who meets which Goal in play now (after rules that narrow who may win), and
+        the Ungoals that are met. Changes nothing."""
         st = self.state
-        if st.game_over:
-            return
         met: dict[str, list[int]] = {}
         ungoals = [g for g in st.goals if st.defs[g].type == UNGOAL and st.defs[g].impl.winners(self, g)]
         for g in st.goals:
@@ -604,8 +649,23 @@ class Engine(Quantities, Responses):
             for p in st.defs[g].impl.winners(self, g):
                 if p not in st.eliminated:
                     met.setdefault(p, []).append(g)
+        self._claim_notes = []
+        for p in self.seat_order():
+            for k in st.keepers[p]:
+                met = st.defs[k].impl.claims(self, k, p, met)
         for r in self.rule_cards():
             met = st.defs[r].impl.filter_winners(self, r, met)
+        return met, ungoals
+
+    def claim_note(self, player: str, text: str, *cites: str) -> None:
+        """Explain a claim on a Goal that a card made (said if that player wins)."""
+        self._claim_notes.append((player, text, cites))
+
+    def check_wins(self) -> None:
+        st = self.state
+        if st.game_over:
+            return
+        met, ungoals = self.goal_claims()
         if ungoals:
             st.everyone_loses = True
             self.say(f"The Ungoal {self.names(ungoals)} is met: the game ends at once and every player loses.",
@@ -621,6 +681,9 @@ class Engine(Quantities, Responses):
             (player, goals), = met.items()
             st.winner = player
             whose = "" if player == st.active_player else f", even though it is {st.active_player}'s turn"
+            for who, text, cites in self._claim_notes:
+                if who == player:
+                    self.say(text, *cites)
             extra = [c for g in goals for c in st.defs[g].impl.win_cites(self, g)]
             self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra)
             raise _GameEnded()
@@ -630,6 +693,11 @@ class Engine(Quantities, Responses):
                 self._said_tie = key
                 self.say(f"{' and '.join(sorted(met))} meet the Goal at the same moment: a tie, so nobody wins "
                          "yet and play goes on.", "rule-tie-game-continues")
+        for g in st.goals:
+            why = st.defs[g].impl.why_nobody_wins(self, g)
+            if why and (g, why[0]) not in self._said_stall:
+                self._said_stall.add((g, why[0]))
+                self.say(why[0], *why[1:])
 
     # =====================================================================
     # moving cards (primitives used by mechanics)
@@ -763,6 +831,10 @@ class Engine(Quantities, Responses):
         else:
             displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
             old = [r for r in st.rules if st.defs[r].key in displaced]
+        key = st.defs[card].key
+        same = [r for r in old if self.graph.same_job(key, st.defs[r].key)]
+        if same:
+            return self._replace_same_rule(card, same, by)
         with self.atomic():
             if card in st.resolving:
                 st.resolving.remove(card)
@@ -788,6 +860,24 @@ class Engine(Quantities, Responses):
                          "new-rule-supersedes-basic-rules", "rule-basic-rules-never-discarded")
             st.defs[card].impl.on_enter(self, card, by)
             self.trim_goals(by)
+
+    def _replace_same_rule(self, card: int, same: list[int], by: str) -> None:
+        """A New Rule that is the same rule as one in play (a copy, an alias, another
+        edition's analogue) takes its place: the old copy is discarded and nothing else
+        changes, since the rules in force are what they were; the play is still used."""
+        st = self.state
+        with self.atomic():
+            if card in st.resolving:
+                st.resolving.remove(card)
+            for r in same:
+                st.rules.remove(r)
+                st.discard.insert(0, r)
+            st.rules.append(card)
+            old = self.names(same)
+            how = "a copy of" if all(st.defs[r].key == st.defs[card].key for r in same) else "the same rule as"
+            self.say(f"{self.name(card)} is {how} {old}, already in play: it replaces it, {old} is discarded, and "
+                     "nothing else changes (no Goal leaves, nothing is drawn again); the play is still used.",
+                     "same-rule-replaces", "rule-new-rule-replaces-contradicting")
 
     def place_goal(self, card: int, by: str) -> None:
         st = self.state
@@ -816,11 +906,6 @@ class Engine(Quantities, Responses):
                     st.resolving.remove(card)
                 st.goals.append(card)
                 self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
-            # collected first: a card that moves must not react twice
-            reactors = [(k, p) for p in st.players for k in st.keepers[p]]
-            for k, p in reactors:
-                if k in st.keepers[p]:
-                    st.defs[k].impl.on_goal_change(self, k, p)
 
     # =====================================================================
     # playing cards
@@ -846,6 +931,15 @@ class Engine(Quantities, Responses):
         self.say(f"{player} plays {d.name}{how}.", *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
         self.open_window("play", card, player, before if before is not None else st.snapshot(), counted, in_temp)
         st.resolving.append(card)      # in flight until placed or resolved
+        # the card has left where it was before any of its effect: a win that its leaving
+        # makes (10 Cards in Hand) happens now, before a trade or a steal it would cause
+        try:
+            self.checkpoint()
+        except _GameEnded:
+            if st.winner is not None:
+                self.say(f"{d.name} left {player}'s hand before doing anything, and the win came at that instant: "
+                         f"{d.name} is never carried out.", "played-card-leaves-hand-first")
+            raise
         if d.type in (KEEPER, CREEPER):
             st.resolving.remove(card)
             self.place_in_front(player, card)
@@ -1027,8 +1121,9 @@ class Engine(Quantities, Responses):
         if st.temp_hands and player == st.active_player:
             raise Rejected(f"{d.name} cannot be used while a temporary hand is being played "
                            f"({self.name(st.temp_hands[-1].source)}); use it before or after", "gowi-inside-temp-hand")
-        if impl.once_per_turn and d.key in st.free_used and player == st.active_player:
-            raise Rejected(f"{d.name} can be used only once per turn")
+        if impl.used_once_per_turn(d) and d.key in st.free_used and player == st.active_player:
+            raise Rejected(f"{d.name} can be used only once per turn, and {player} has used it this turn",
+                           "once-per-turn-power")
         problem = impl.cannot_use(self, card, player)
         if problem:
             raise Rejected(problem[0], problem[1])

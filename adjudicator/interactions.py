@@ -42,7 +42,7 @@ RELATIONS = {
 # topics of the rulings corpus that name a slot or concept
 TOPIC_NODES = {
     "draw-rule": "slot:draw", "play-rule": "slot:play", "hand-limit": "slot:hand_limit",
-    "keeper-limit": "slot:keeper_limit", "double-agenda": "slot:agenda", "turn-end": "concept:turn_end",
+    "keeper-limit": "slot:keeper_limit", "double-agenda": "slot:agenda", "inflation": "slot:numerals", "turn-end": "concept:turn_end",
     "temporary-hand": "concept:temporary_hand", "free-action": "concept:free_action",
     "surprise": "concept:response_window", "play-all": "slot:play", "bonus": "concept:play_count",
 }
@@ -52,7 +52,13 @@ CONCEPTS = {
     "draw_count": "the number of draws", "numerals": "printed numbers", "creepers": "Creepers",
 }
 SLOT_WORDS = {"draw": "the Draw rule", "play": "the Play rule", "hand_limit": "the Hand Limit",
-              "keeper_limit": "the Keeper Limit", "agenda": "the number of Goals"}
+              "keeper_limit": "the Keeper Limit", "agenda": "the number of Goals",
+              "numerals": "how printed numbers read"}
+
+
+# the ruling that decides that two rules of one slot replace each other, where a
+# ruling more particular than the general one exists
+SLOT_RULINGS = {"agenda": "double-triple-agenda-exclusive", "numerals": "numeral-rules-contradict"}
 
 
 def card_node(key: str) -> str:
@@ -103,12 +109,15 @@ def build_graph(catalogue) -> nx.MultiDiGraph:
     for name in CONCEPTS:
         _concept(g, f"concept:{name}")
     by_slot: dict[str, list[str]] = {}
+    by_job: dict[str, list[str]] = {}
     for card in catalogue:
         node = card_node(card.key)
         g.add_node(node, kind="card", key=card.key, name=card.name, type=card.type, mechanic=card.mechanic,
                    editions=",".join(card.editions))
         _add(g, node, _concept(g, f"concept:type:{card.type}"), "is_a")
         impl = card.impl
+        if card.type == RULE:
+            by_job.setdefault(impl.job(card), []).append(card.key)
         if card.type in (RULE, META_RULE):
             if impl.slot:
                 _add(g, node, f"slot:{impl.slot}", "sets")
@@ -132,10 +141,14 @@ def build_graph(catalogue) -> nx.MultiDiGraph:
             a = f"alias:{alias}"
             g.add_node(a, kind="alias", name=alias)
             _add(g, a, node, "alias_of", "mystery-play-analogues" if card.mechanic == "mystery_play" else "")
+    # a New Rule with the job of one in play (a copy, an alias, an analogue) replaces it
+    for keys in by_job.values():
+        for a, b in itertools.product(keys, repeat=2):
+            _add(g, card_node(a), card_node(b), "replaces", "same-rule-replaces")
     _add(g, "concept:turn_end", "slot:play", "overrides", "play-all-vs-turn-end")
     _add(g, "concept:turn_end", "concept:temporary_hand", "overrides", "turn-end-inside-d3p2")
     for slot, keys in by_slot.items():
-        ruling = "double-triple-agenda-exclusive" if slot == "agenda" else "rule-new-rule-replaces-contradicting"
+        ruling = SLOT_RULINGS.get(slot, "rule-new-rule-replaces-contradicting")
         for a, b in itertools.permutations(keys, 2):
             _add(g, card_node(a), card_node(b), "replaces", ruling)
     return g
@@ -205,6 +218,10 @@ class InteractionGraph:
         """The rules in play that a new rule `key` replaces (they share a slot)."""
         replaced = self._replaces.get(key, {})
         return {k for k in in_play if k in replaced}
+
+    def same_job(self, a: str, b: str) -> bool:
+        """Whether two New Rules are the same rule (a copy, an alias, an analogue)."""
+        return self._replaces.get(a, {}).get(b) == "same-rule-replaces"
 
     def replace_ruling(self, new: str, old: str) -> str:
         """The ruling that decides that `new` replaces `old`."""

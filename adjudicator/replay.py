@@ -105,9 +105,20 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
             st.drawn = engine.draw_total(st.active_player)
         else:
             st.drawn = sc.position["drawn"]
+    _say_copies(engine)
     setup = Step(0, "set-up", "setup", list(engine.entries), st.compact())
     engine.entries = []
     return engine, setup
+
+
+def _say_copies(engine: Engine) -> None:
+    """The set-up names every title the table holds more than once (decks combined)."""
+    st = engine.state
+    counts = Counter(st.defs[c].name for c in st.every_card() if st.defs[c].type not in ("unknown", "basic"))
+    many = [f"{name} ({n})" for name, n in counts.items() if n > 1]
+    if many:
+        engine.say(f"More than one copy of {', '.join(many)} is on the table, as when decks are combined: each copy "
+                   "is a card of its own.", "combining-fluxx-versions")
 
 
 def _deal(engine: Engine) -> None:

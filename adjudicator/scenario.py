@@ -24,7 +24,7 @@ from adjudicator.strictyaml import Node, check_keys
 
 TOP_KEYS = ["format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle"]
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
-              "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions"]
+              "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions", "attached"]
 EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "expect", "note",
               "against"]
 EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",
@@ -286,6 +286,12 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
                 p = _player(table[key].key_nodes[who], players, f"table.{key}")
                 per[p] = reader.cards(cards, f"{p}.{'hand' if key == 'hands' else 'keepers'}")
         pos[key] = per
+    pos["attached"] = []
+    if "attached" in table:
+        for name, keeper in table["attached"].as_map("table.attached").items():
+            key_node = table["attached"].key_nodes[name]
+            pos["attached"].append((CardRef(reader.card(key_node, "an attached Creeper"), key_node),
+                                    CardRef(reader.card(keeper, "the Keeper it is attached to"), keeper)))
     pos["eliminated"] = [_player(n, players, "table.eliminated") for n in table["eliminated"].as_seq("table.eliminated")] \
         if "eliminated" in table else []
     if pos["turn"] in pos["eliminated"]:
@@ -394,10 +400,16 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
     graph = graph_for(sc.catalogue)
     out: list[tuple[Node, str]] = []
     by_slot: dict[str, CardRef] = {}
-    for ref in pos["rules"]:
+    for i, ref in enumerate(pos["rules"]):
         if ref.card.type != RULE:
             out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, not a New Rule; "
                                   "it cannot stand among the rules"))
+            continue
+        twin = next((r for r in pos["rules"][:i] if r.card.type == RULE and graph.same_job(r.card.key, ref.card.key)),
+                    None)
+        if twin is not None:
+            out.append((ref.node, f"{ref.card.name} and {twin.card.name} (line {twin.node.line}) are the same rule: the "
+                                  "newer copy would have replaced the older, so only one can be in play"))
             continue
         for slot in graph.slots_of(ref.card.key):
             if slot in by_slot:
@@ -432,23 +444,15 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
                                       f"Creepers stand in front of a player"))
             elif ref.card.type == "unknown":
                 out.append((ref.node, "cards in front of a player are face up: name them instead of '?'"))
-    # one card, one zone
-    where: dict[str, tuple[str, Node]] = {}
-    zones = [("rules", pos["rules"]), ("meta_rules", pos["meta_rules"]), ("goals", pos["goals"]),
-             ("draw_pile", pos["draw_pile"]), ("discard", pos["discard"]), ("rules_pile", pos["rules_pile"]),
-             ("scored", pos["scored"])]
-    zones += [(f"{p}.hand", r) for p, r in pos["hands"].items()] + [(f"{p}.keepers", r) for p, r in pos["keepers"].items()]
-    for zone, refs in zones:
+    # copies of a title are allowed anywhere (format 1.1, item 1: decks combined);
+    # only the Basic Rules never stand in a zone
+    zones = [pos["rules"], pos["meta_rules"], pos["goals"], pos["draw_pile"], pos["discard"], pos["rules_pile"],
+             pos["scored"], *pos["hands"].values(), *pos["keepers"].values()]
+    for refs in zones:
         for ref in refs:
-            if ref.card.key == "?" or ref.card.type == BASIC:
-                if ref.card.type == BASIC:
-                    out.append((ref.node, "the Basic Rules are always in play; do not list them"))
-                continue
-            prior = where.get(ref.card.key)
-            if prior and prior[0] != zone and ref.card.copies == 1:
-                out.append((ref.node, f"{ref.card.name} is listed in {prior[0]} (line {prior[1].line}) and in {zone}: "
-                                      "a card stands in one zone only"))
-            where.setdefault(ref.card.key, (zone, ref.node))
+            if ref.card.type == BASIC:
+                out.append((ref.node, "the Basic Rules are always in play; do not list them"))
+    out.extend(_attachment_problems(pos))
     if sc.solo:
         for ref in pos["rules_pile"]:
             if ref.card.type != RULE:
@@ -457,6 +461,8 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
             if ref.card.type == RULE:
                 out.append((ref.node, f"{ref.card.name} is a New Rule: in Solo Fluxx New Rules form their own deck "
                                       "(table.rules_pile), apart from the main deck"))
+    if not out and not sc.solo and not sc.deal:
+        out.extend(_winner_problems(sc))
     # plays already made must have left a card somewhere visible
     visible = len(pos["discard"]) + sum(len(v) for v in pos["keepers"].values()) + len(pos["rules"]) + len(pos["goals"])
     if pos["played"] > visible:
@@ -464,6 +470,76 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
         out.append((node, f"{pos['played']} plays made this turn, but only {visible} cards are in play or discarded: "
                           "every play leaves its card somewhere"))
     return out
+
+
+def _attachment_problems(pos: dict[str, Any]) -> list[tuple[Node, str]]:
+    """`table.attached` pairs stand in one player's keepers, and an attaching Creeper
+    beside several Keepers it could go on must say which (format 1.1, item 3)."""
+    out: list[tuple[Node, str]] = []
+    named: set[tuple[str, str]] = set()
+    for creeper, keeper in pos.get("attached", []):
+        impl = creeper.card.impl
+        if not impl.attaches:
+            out.append((creeper.node, f"{creeper.card.name} is not a Creeper that attaches itself to a Keeper"))
+            continue
+        if not impl.can_attach_to(creeper.card, keeper.card):
+            out.append((keeper.node, f"{creeper.card.name} cannot be attached to {keeper.card.name}"))
+            continue
+        holder = next((p for p, refs in pos["keepers"].items()
+                       if any(r.card.key == creeper.card.key for r in refs)
+                       and any(r.card.key == keeper.card.key for r in refs)), None)
+        if holder is None:
+            out.append((creeper.node, f"{creeper.card.name} and {keeper.card.name} must both stand in one player's "
+                                      "keepers to be attached"))
+            continue
+        named.add((holder, creeper.card.key))
+    for p, refs in pos["keepers"].items():
+        for ref in refs:
+            impl = ref.card.impl
+            if not impl.attaches or (p, ref.card.key) in named:
+                continue
+            fits = {r.card.name for r in refs if impl.can_attach_to(ref.card, r.card)}
+            if len(fits) > 1:
+                out.append((ref.node, f"{ref.card.name} stands beside several Keepers it could be attached to "
+                                      f"({', '.join(sorted(fits))}): say which in table.attached, e.g. "
+                                      f"`attached: {{{ref.card.name}: {sorted(fits)[0]}}}`"))
+    return out
+
+
+def attachments_of(st: State, pos: dict[str, Any]) -> dict[int, int]:
+    """Creeper copy -> Keeper copy: the pairs `table.attached` names, and every other
+    attaching Creeper beside exactly one Keeper it can go on."""
+    out: dict[int, int] = {}
+    wanted = {c.card.key: k.card.key for c, k in pos.get("attached", [])}
+    for p in st.players:
+        mine = st.keepers[p]
+        for c in mine:
+            d = st.defs[c]
+            if not d.impl.attaches:
+                continue
+            fits = [k for k in mine if d.impl.can_attach_to(d, st.defs[k])]
+            if d.key in wanted:
+                fits = [k for k in fits if st.defs[k].key == wanted[d.key]]
+            if len({st.defs[k].key for k in fits}) == 1:
+                out[c] = fits[0]
+    return out
+
+
+def _winner_problems(sc: Scenario) -> list[tuple[Node, str]]:
+    """Exactly one player meeting a Goal in play would already have won the moment it
+    happened: such a table cannot be reached (a tie can: play goes on)."""
+    from adjudicator.engine import Engine
+
+    engine = Engine(sc.catalogue, build_state(sc))
+    met, _ = engine.goal_claims()
+    if len(met) != 1:
+        return []
+    (player, goals), = met.items()
+    st = engine.state
+    first = st.goals.index(goals[0])
+    node = sc.position["goals"][first].node
+    return [(node, f"{player} already meets {engine.names(goals)}: that player would have won the moment it "
+                   "happened, so the game could never reach this table (change the Goal or the Keepers)")]
 
 
 def load_scenario(path: str, catalogue: Catalogue | None = None) -> Scenario:
@@ -504,5 +580,6 @@ def build_state(sc: Scenario, seed: int = 0) -> State:
     st.active = players.index(pos["turn"])
     st.played = pos["played"]
     st.reshuffle_order = list(sc.reshuffle)
+    st.attachments = attachments_of(st, pos)
     st.rng = Rng(seed)
     return st

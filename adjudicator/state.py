@@ -103,6 +103,7 @@ class State:
     attachments: dict[int, int] = field(default_factory=dict)   # attached Creeper -> its Keeper
     waiting: dict[str, list[str]] = field(default_factory=dict)  # eliminated -> players who completed a turn since
     secrets: dict[int, str] = field(default_factory=dict)        # Secret -> the hand it was in at the last checkpoint
+    goals_seen: frozenset[int] | None = None                     # the Goals in play at the last checkpoint
     two_player: bool = False                                     # the game started with two players
     questions: int = 0                                           # trivia questions asked this turn
     basic: int | None = None      # the Basic Rules copy (always in play, never discarded)
@@ -151,7 +152,7 @@ class State:
             rules_pile=list(self.rules_pile), scored=list(self.scored), solo=self.solo, ended=self.ended,
             resolving=list(self.resolving), temp_hands=[t.copy() for t in self.temp_hands],
             eliminated=list(self.eliminated), attachments=dict(self.attachments), basic=self.basic,
-            waiting={p: list(v) for p, v in self.waiting.items()}, secrets=dict(self.secrets),
+            waiting={p: list(v) for p, v in self.waiting.items()}, secrets=dict(self.secrets), goals_seen=self.goals_seen,
             two_player=self.two_player, questions=self.questions,
             active=self.active, drawn=self.drawn, played=self.played, phase=self.phase,
             started_empty=self.started_empty, free_used=list(self.free_used), claims=list(self.claims),

@@ -91,6 +91,10 @@ def random_position(seed: int, deck: str | None = None, seats: int | None = None
     state.secrets = {c: p for p in players for c in state.hands[p] if defs[c].type == "secret"}
     state.rng = Rng(seed)
     engine = Engine(cat, state)
+    if len(engine.goal_claims()[0]) == 1:   # unreachable: that player would already have won
+        state.discard.extend(state.goals)
+        state.goals.clear()
+        state.goals_seen = frozenset()
     state.drawn = engine.draw_total(state.active_player)
     return engine
 

@@ -32,7 +32,7 @@ def test_good_scenario_loads(tmp_path):
     ("format: 1\ntable:\n  players: [Ann]\n  rules: [Draw 2, Draw 3]\n", 4, "cannot both be in play"),
     ("format: 1\ntable:\n  players: [Ann]\n  goals: [Toast, Lullaby]\n", 4, "2 Goals are in play but the rules allow 1"),
     ("format: 1\ntable:\n  players: [Ann]\n  hands: {Ann: [War]}\n", 4, "Creeper"),
-    ("format: 1\ntable:\n  players: [Ann, Ben]\n  hands: {Ann: [Milk]}\n  keepers: {Ben: [Milk]}\n", 5, "one zone only"),
+    ("format: 1\ntable:\n  players: [Ann, Ben]\n  rules: [Mystery Play, Open The Door]\n", 4, "are the same rule"),
     ("format: 1\ntable:\n  players: [Ann]\n  played: 3\n", 4, "every play leaves its card somewhere"),
     ("format: 2\ntable:\n  players: [Ann]\n", 1, "unsupported format"),
     ("format: 1\ntable:\n  players: [Ann\n", 4, "not valid YAML"),

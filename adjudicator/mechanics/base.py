@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import CardDef
     from adjudicator.engine import Engine
 
 # card types
@@ -20,7 +21,7 @@ UNGOAL, META_RULE, DANGER, SECRET, BASIC, UNKNOWN = "ungoal", "meta_rule", "dang
 CARD_TYPES = (KEEPER, GOAL, RULE, ACTION, CREEPER, SURPRISE, UNGOAL, META_RULE, DANGER, SECRET, BASIC)
 
 # rule slots (what a rule governs; two rules with one slot contradict each other)
-SLOTS = ("draw", "play", "hand_limit", "keeper_limit", "agenda")
+SLOTS = ("draw", "play", "hand_limit", "keeper_limit", "agenda", "numerals")
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,13 @@ class Mechanic:
     once_per_turn: ClassVar[bool] = False
     ends_turn: ClassVar[bool] = False
     rulings: ClassVar[tuple[str, ...]] = ()      # rulings that decide how it behaves
+
+    def job(self, card: "CardDef") -> str:
+        """What a rule does, as a key: two New Rules with one job are the same rule (a
+        copy, an alias or another edition's analogue), and a new one replaces the old.
+        By default the job is the mechanic with its arguments; an analogue family that
+        works the same with other arguments overrides it."""
+        return f"{self.name}:{sorted(card.params.items())!r}"
 
     # -- playing and using -------------------------------------------------
     def play(self, e: "Engine", card: int, player: str) -> None:
@@ -114,9 +122,19 @@ class Mechanic:
         """A rule in play that narrows who may win (You Also Need a Baked Potato)."""
         return met
 
+    def claims(self, e: "Engine", card: int, owner: str, met: dict[str, list[int]]) -> dict[str, list[int]]:
+        """A card in front of `owner` that changes who meets which Goal (Holographic
+        Projection lends its holder another player's Keeper): returns the new claims."""
+        return met
+
     def win_cites(self, e: "Engine", card: int) -> tuple[str, ...]:
         """Rulings that decide how this Goal is met, cited when someone meets it."""
         return ()
+
+    def why_nobody_wins(self, e: "Engine", card: int) -> tuple[str, ...] | None:
+        """When this Goal would be met but for a rule that stops every claimant (the one
+        player with the most is blocked): (explanation, ruling ids...), else None."""
+        return None
 
     def required_cards(self, e: "Engine", card: int, player: str) -> list[int]:
         """The cards in front of `player` this Goal needed (discarded when it is scored
@@ -144,6 +162,18 @@ class Mechanic:
 
     def on_reveal(self, e: "Engine", card: int, holder: str) -> None:
         """A Secret has left `holder`'s hand: carry out what it says."""
+
+    def used_once_per_turn(self, card: "CardDef") -> bool:
+        """Whether this card's free action may be used at most once per turn."""
+        return self.once_per_turn
+
+    def can_attach_to(self, creeper: "CardDef", keeper: "CardDef") -> bool:
+        """For a Creeper that attaches itself: whether it can go on that Keeper. The
+        engine keeps every such Creeper attached whenever its holder has a Keeper it
+        can go on (checked at every checkpoint, so every route a Keeper takes counts)."""
+        return False
+
+    attaches: ClassVar[bool] = False
 
     def on_placed(self, e: "Engine", card: int, owner: str) -> None:
         """A Keeper or Creeper has just come into play in front of `owner` (a Creeper

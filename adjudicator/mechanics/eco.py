@@ -117,6 +117,7 @@ class NumeralRemap(Mechanic):
     name = "numeral_remap"
     card_types = _RULES
     params = {"from": Param("int", numeral_ok=False), "to": Param("int", numeral_ok=False)}
+    slot = "numerals"
     coexists = {"slot:draw": "", "slot:play": "", "slot:hand_limit": "", "slot:keeper_limit": ""}
     modifies = {"concept:numerals": ""}
     summary = "a numeral printed as one figure on other cards reads as another"

@@ -80,6 +80,11 @@ class MysteryPlay(Mechanic):
     summary = "once a turn, play the top card of the draw pile at once (not one of your plays)"
     rulings = ("mystery-play-must-play-drawn", "mystery-play-surprise-too-late")
 
+
+    def job(self, card):
+        # every Mystery Play analogue does the one job, whatever gates it (FAQ: combining decks)
+        return "mystery_play"
+
     def cannot_use(self, e, card, player):
         st = e.state
         if not st.draw_pile and not st.discard:

@@ -95,12 +95,20 @@ class MostCardsGoal(Mechanic):
     card_types = _GOALS
     params = {"threshold": Param("int")}
     summary = "once someone holds the threshold, the one player with the most cards in hand wins"
+    rulings = ("most-goal-blocked-leader",)
 
     def winners(self, e, card):
+        return _single_most(e, card, self._sizes(e), e.num(card, "threshold"))
+
+    def _sizes(self, e):
         st = e.state
-        threshold = e.num(card, "threshold")
-        sizes = {p: len(st.hands[p]) for p in st.players if p not in st.eliminated and not e.blocked(p, card)}
-        return _single_most(sizes, threshold)
+        return {p: len(st.hands[p]) for p in st.players if p not in st.eliminated}
+
+    def win_cites(self, e, card):
+        return ("most-goal-blocked-leader",)
+
+    def why_nobody_wins(self, e, card):
+        return _blocked_most(e, card, self._sizes(e), "cards in hand")
 
 
 @register
@@ -109,19 +117,50 @@ class MostKeepersGoal(Mechanic):
     card_types = _GOALS
     params = {"threshold": Param("int")}
     summary = "once someone has the threshold of Keepers, the one player with the most wins"
+    rulings = ("most-goal-blocked-leader",)
 
     def winners(self, e, card):
+        return _single_most(e, card, self._sizes(e), e.num(card, "threshold"))
+
+    def _sizes(self, e):
         st = e.state
-        threshold = e.num(card, "threshold")
-        sizes = {p: e.keeper_count(p) for p in st.players if p not in st.eliminated and not e.blocked(p, card)}
-        return _single_most(sizes, threshold)
+        return {p: e.keeper_count(p) for p in st.players if p not in st.eliminated}
+
+    def win_cites(self, e, card):
+        return ("most-goal-blocked-leader",)
+
+    def why_nobody_wins(self, e, card):
+        return _blocked_most(e, card, self._sizes(e), "Keepers")
 
 
-def _single_most(sizes: dict[str, int], threshold: int) -> set[str]:
+def _single_most(e, card: int, sizes: dict[str, int], threshold: int) -> set[str]:
+    """"The most" is found over every player still in the game first. A single
+    leader who is blocked (a Creeper) means nobody wins; among players tied for the
+    most, the blocked ones drop out and a single one left wins."""
     if not sizes:
         return set()
     top = max(sizes.values())
     if top < threshold:
         return set()
-    leaders = [p for p, n in sizes.items() if n == top]
+    leaders = [p for p, n in sizes.items() if n == top and not e.blocked(p, card)]
     return {leaders[0]} if len(leaders) == 1 else set()
+
+
+def _blocked_most(e, card: int, sizes: dict[str, int], what: str) -> tuple[str, ...] | None:
+    """Why a "the most" Goal has no winner although someone reached its number: the
+    leaders that are left are all blocked, or blocking leaves no single leader."""
+    if not sizes or max(sizes.values()) < e.num(card, "threshold"):
+        return None
+    top = max(sizes.values())
+    leaders = [p for p, n in sizes.items() if n == top]
+    blocked = [p for p in leaders if e.blocked(p, card)]
+    if not blocked or len(leaders) - len(blocked) == 1:
+        return None
+    if len(leaders) == 1:
+        text = (f"{leaders[0]} has the most {what} ({top}) but is blocked by a Creeper, so nobody meets "
+                f"{e.name(card)}: the most is counted over every player before the block is applied.")
+    else:
+        free = [p for p in leaders if p not in blocked]
+        text = (f"{', '.join(leaders)} tie for the most {what} ({top}); the blocked {', '.join(blocked)} drop out, "
+                f"which leaves {'nobody' if not free else ' and '.join(free)}, so nobody meets {e.name(card)} yet.")
+    return (text, "most-goal-blocked-leader")

@@ -121,9 +121,13 @@ class MovesOnGoalChange(BlockingCreeper):
 
     def on_goal_change(self, e, card, owner):
         st = e.state
-        order = [p for p in st.players if p not in st.eliminated]
-        if len(order) < 2:
+        n = len(st.players)
+        seat = st.players.index(owner)
+        # the nearest player still in the game, counting seats against turn order
+        to = next((st.players[(seat - i) % n] for i in range(1, n)
+                   if st.players[(seat - i) % n] not in st.eliminated), None)
+        if to is None or to == owner:
             return
-        to = order[(order.index(owner) - 1) % len(order)]
         e.move_to(card, to)
-        e.say(f"The Goal changed, so {e.name(card)} moves from {owner} to {to} (against turn order).")
+        e.say(f"The Goal changed, so {e.name(card)} moves from {owner} to {to} (against turn order).",
+              "potato-moves-on-every-goal-change")

@@ -201,6 +201,7 @@ class FirstPlayRandom(Mechanic):
 class Inflation(Mechanic):
     name = "inflation"
     card_types = _RULES
+    slot = "numerals"
     coexists = {"slot:draw": "", "slot:play": "", "slot:hand_limit": "", "slot:keeper_limit": ""}
     modifies = {"concept:numerals": ""}
     summary = "every numeral printed on other cards counts one higher"

@@ -162,42 +162,46 @@ class PassesAtTurnEnd(Mechanic):
 @register
 class BorrowsKeeperForWin(Mechanic):
     """Holographic Projection: on its holder's own turn one Keeper of another player
-    counts as theirs for the Goal. Checked at each checkpoint before the ordinary win
-    check, and only when nobody meets a Goal outright (then the ordinary check decides)."""
+    counts as theirs for the Goal. A Goal met that way is the holder's alone: the
+    projected Keeper's real owner, meeting the same Goal, does not tie (FAQ 1265)."""
 
     name = "borrows_keeper_for_win"
     card_types = _KEEPER
     summary = "on your own turn, count one Keeper another player has as yours for the Goal"
-    rulings = ("rule-keepers-in-play-for-goals-powers", "rule-win-instantly-any-turn")
+    rulings = ("rule-keepers-in-play-for-goals-powers", "holographic-projection-no-tie")
 
-    def on_checkpoint(self, e, card, owner):
+    def claims(self, e, card, owner, met):
         st = e.state
         if owner != st.active_player or st.phase != "play" or st.game_over or not self.power_active(e, card):
-            return
-        if not st.goals or _someone_meets(e):
-            return
-        for other in e.seat_order(start=owner):
-            if other == owner:
+            return met
+        for g in st.goals:
+            if g in met.get(owner, []) or st.defs[g].type != GOAL:
                 continue
-            for k in list(st.keepers[other]):
-                if st.defs[k].type != KEEPER:
+            for other in e.seat_order(start=owner):
+                lent = next((k for k in st.keepers[other] if other != owner and st.defs[k].type == KEEPER
+                             and self._meets_with(e, g, owner, k)), None)
+                if lent is None:
                     continue
-                st.keepers[owner].append(k)          # counted twice for a moment: it never leaves `other`
-                try:
-                    if any(owner in st.defs[g].impl.winners(e, g) for g in st.goals):
-                        e.say(f"{owner}'s {e.name(card)} lets them count {other}'s {e.name(k)} as their own on their "
-                              "turn.", "rule-keepers-in-play-for-goals-powers")
-                        e.check_wins()
-                finally:
-                    st.keepers[owner].remove(k)
+                met = {p: [x for x in gs if x != g] for p, gs in met.items()}
+                met = {p: gs for p, gs in met.items() if gs}
+                met.setdefault(owner, []).append(g)
+                e.claim_note(owner, f"{owner}'s {e.name(card)} lets them count {other}'s {e.name(lent)} as their own "
+                                    f"on their turn, and {e.name(g)} met that way is theirs alone: nobody ties with "
+                                    "them on it.", "rule-keepers-in-play-for-goals-powers",
+                             "holographic-projection-no-tie")
+                break
+        return met
 
-
-def _someone_meets(e) -> bool:
-    st = e.state
-    met: set[str] = set()
-    for g in st.goals:
-        met |= st.defs[g].impl.winners(e, g)
-    return bool(met - set(st.eliminated))
+    @staticmethod
+    def _meets_with(e, goal: int, owner: str, lent: int) -> bool:
+        """Whether `owner` meets `goal` with `lent` counted among their Keepers (for a
+        moment only: the card never leaves its real owner)."""
+        st = e.state
+        st.keepers[owner].append(lent)
+        try:
+            return owner in st.defs[goal].impl.winners(e, goal)
+        finally:
+            st.keepers[owner].remove(lent)
 
 
 class _FreePower(Mechanic):
@@ -325,8 +329,12 @@ class CuresCreeper(_FreePower):
     one of your Keepers (for the Doctor, not when it is attached to the Doctor)."""
 
     name = "cures_creeper"
-    params = {"creeper": Param("str"), "exempt_self": Param("bool", required=False, default=False)}
-    summary = "on your turn, discard the named Creeper attached to one of your Keepers"
+    params = {"creeper": Param("str"), "exempt_self": Param("bool", required=False, default=False),
+              "once": Param("bool", required=False, default=False)}
+    summary = "on your turn, discard the named Creeper attached to one of your Keepers (once a turn, if it says so)"
+
+    def used_once_per_turn(self, card):
+        return bool(card.params["once"])
 
     def _targets(self, e, card, player):
         st = e.state
@@ -391,28 +399,28 @@ class TakeRandomCard(_FreePower):
 # =============================================================================
 @register
 class AttachingCreeper(BlockingCreeper):
-    """Brain Parasites and Evil: blocks its holder's wins; coming into play it attaches
-    to one of the holder's Keepers (with the tag, if one is given), chosen by the holder,
-    and then follows that Keeper."""
+    """Brain Parasites, Evil, Malfunction: blocks its holder's wins and is attached to
+    one of the holder's Keepers (with the tag, if one is given) whenever the holder has
+    one; the engine's checkpoint attaches it, asking the holder when several fit, and
+    makes it follow its Keeper."""
 
     name = "attaching_creeper"
     params = {"tag": Param("str", required=False, default="")}
+    attaches = True
     summary = "blocks wins; attaches to one of its holder's Keepers (of a kind) and follows it"
-    rulings = ("rule-creeper-placement", "rule-creeper-drawn-auto-play")
+    rulings = ("rule-creeper-placement", "rule-creeper-drawn-auto-play", "creeper-attaches-when-keeper-arrives")
+
+    def can_attach_to(self, creeper, keeper):
+        tag = creeper.params.get("tag", "")
+        return keeper.type == KEEPER and (not tag or tag in keeper.tags)
 
     def on_placed(self, e, card, owner):
         st = e.state
-        tag = st.defs[card].params["tag"]
-        options = [k for k in st.keepers[owner] if st.defs[k].type == KEEPER and (not tag or tag in st.defs[k].tags)]
-        kind = {"brains": "Keeper with brains", "equipment": "piece of equipment"}.get(tag, "Keeper")
-        if not options:
-            e.say(f"{owner} has no {kind} for {e.name(card)} to attach to, so it stays in front of them on its own.",
-                  "rule-creeper-placement")
-            return
-        k = e.choose("card", owner, f"{owner} picks the {kind} {e.name(card)} attaches to", options)
-        st.attachments[card] = k
-        e.say(f"{e.name(card)} attaches to {owner}'s {e.name(k)}" +
-              (" and switches off its power." if self.switches_off_power else "."), "rule-creeper-placement")
+        if not any(self.can_attach_to(st.defs[card], st.defs[k]) for k in st.keepers[owner]):
+            tag = st.defs[card].params["tag"]
+            kind = {"brains": "Keeper with brains", "equipment": "piece of equipment"}.get(tag, "Keeper")
+            e.say(f"{owner} has no {kind} for {e.name(card)} to attach to, so it stays in front of them on its own "
+                  "until one arrives.", "rule-creeper-placement", "creeper-attaches-when-keeper-arrives")
 
 
 @register

@@ -43,7 +43,7 @@ def hostile_dir(tmp_path_factory):
     seed = int(os.environ.get("FLUXX_FUZZ_SEED", "0")) or (int.from_bytes(os.urandom(4)) if fuzzing() else 1)
     print(f"hostile files from seed {seed} (FLUXX_FUZZ_SEED={seed} reproduces them)")
     rng = random.Random(seed)
-    library = [open(p, encoding="utf-8").read() for p in rng.sample(FILES, 40 if fuzzing() else 6)]
+    library = [open(p, encoding="utf-8").read() for p in rng.sample(FILES, 40 if fuzzing() else 3)]
     folder = tmp_path_factory.mktemp("hostile")
     for name, data in hostile_files(rng, per_family=10 if fuzzing() else 1, library_texts=library,
                                     full_size=fuzzing()):

@@ -163,7 +163,7 @@ def play_randomly(engine: Engine, rng: random.Random, steps: int) -> int:
     return steps
 
 
-@settings(max_examples=examples(60))
+@settings(max_examples=examples(40))
 @given(seed=st.integers(0, 10**9), steps=st.integers(5, 60), deck=st.sampled_from([None, *DECKS]),
        seats=st.sampled_from(SEATS))
 def test_random_legal_play_keeps_every_card(seed, steps, deck, seats):
@@ -175,9 +175,8 @@ def test_random_legal_play_keeps_every_card(seed, steps, deck, seats):
 def test_every_edition_with_every_table_size(deck):
     """A fixed sweep, so every deck meets every table size in every run."""
     for seats in SEATS:
-        for seed in range(2):
-            engine = random_position(1_000 * seats + seed, deck, seats)
-            play_randomly(engine, random.Random(seed), 25)
+        engine = random_position(1_000 * seats, deck, seats)
+        play_randomly(engine, random.Random(seats), 20)
 
 
 def test_rejected_event_changes_nothing():

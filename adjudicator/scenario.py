@@ -16,7 +16,7 @@ from adjudicator import strictyaml
 from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
 from adjudicator.errors import InputError
 from adjudicator.events import Event
-from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_TABLE_CARDS
+from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS, MAX_TABLE_CARDS
 from adjudicator.names import name_problem, skeleton
 from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL, BASIC
 from adjudicator.state import State
@@ -246,8 +246,9 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     if fmt.value != 1 or isinstance(fmt.value, bool):
         raise fmt.error(f"unsupported format {fmt.source or fmt.value!r}; this engine reads `format: 1`")
     sid = top["id"].as_str("id") if "id" in top else _default_id(path)
-    if "id" in top and not _ID.match(sid):
-        raise top["id"].error(f"id {sid!r} must be kebab-case (lowercase words joined by '-')")
+    if "id" in top and (len(sid) > MAX_NAME_CHARS or not _ID.match(sid)):
+        raise top["id"].error(f"id {sid[:60]!r} must be kebab-case (lowercase words joined by '-'), "
+                              f"at most {MAX_NAME_CHARS} characters")
     table = check_keys(top["table"], TABLE_KEYS, "the table", required=("players",))
     editions = None
     if "editions" in table:

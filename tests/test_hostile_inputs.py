@@ -217,3 +217,8 @@ def test_misspelt_ruling_ids_are_refused_with_did_you_mean(where):
 def test_a_ruling_id_with_capitals_is_refused_like_the_schema_does():
     err = refused(BASE + "cites: [Getting-Rid-Of-Creepers]\n")
     assert "kebab-case" in err.message
+
+
+def test_an_overlong_id_is_refused():
+    err = refused("format: 1\nid: " + "-".join(["word"] * 40) + "\ntable:\n  players: [Ann]\n")
+    assert f"at most {limits.MAX_NAME_CHARS} characters" in err.message and err.line == 2

@@ -18,6 +18,8 @@ MAX_TABLE_CARDS = 1_000          # cards on the table, copies and `? xN` counted
 MAX_CARD_REFS = 5_000            # cards named anywhere in one scenario, copies counted
 MAX_COPIES = 500                 # N in one `NAME xN`
 MAX_EVENTS = 1_000               # events in one scenario (a dispute needs a few dozen)
+MAX_INGEST_LINES = 20_000        # lines in one imported FAQ file (the official FAQ page has 400)
+MAX_INGEST_QUESTIONS = 1_000     # questions in one imported FAQ file
 MAX_SUGGEST_CHARS = 64           # only this much of an unknown name is compared for suggestions
 
 

@@ -223,11 +223,20 @@ def parse_text(text: str, path: str = "<text>") -> ParseResult:
 def parse_file(path: str | Path) -> ParseResult:
     """Regular files of at most limits.MAX_FILE_BYTES only (InputError otherwise); a file
     name that is not UTF-8 is kept with its odd bytes written as \\xNN."""
+    from adjudicator.limits import MAX_INGEST_LINES, MAX_INGEST_QUESTIONS
     from adjudicator.textfiles import read_bytes, shown_path
 
     p = Path(path)
     text = read_bytes(p).decode("utf-8", errors="replace")
-    return parse_text(text, shown_path(p.resolve()))
+    shown = shown_path(p.resolve())
+    if text.count("\n") >= MAX_INGEST_LINES:
+        raise InputError(f"more than {MAX_INGEST_LINES:,} lines; an imported file holds at most {MAX_INGEST_LINES:,}",
+                         shown, MAX_INGEST_LINES + 1, 1)
+    result = parse_text(text, shown)
+    if len(result.items) > MAX_INGEST_QUESTIONS:
+        raise InputError(f"more than {MAX_INGEST_QUESTIONS:,} questions; an imported file holds at most "
+                         f"{MAX_INGEST_QUESTIONS:,}", shown, result.items[MAX_INGEST_QUESTIONS].line, 1)
+    return result
 
 
 # --------------------------------------------------------------------------- the store
@@ -385,7 +394,8 @@ def ingest_files(files: Iterable[str | Path]) -> list[FileReport]:
         try:
             result = parse_file(f)
         except (OSError, UnicodeError, InputError) as exc:
-            reports.append(FileReport(str(f), 0, 0, [], 0, None, error=getattr(exc, "message", str(exc))))
+            reports.append(FileReport(str(f), 0, 0, [], 0, None, error=getattr(exc, "message", str(exc))
+                                      + (f" (line {exc.line})" if getattr(exc, "line", None) else "")))
             continue
         records = _records_for(result)
         data["records"] = [r for r in data["records"] if r.get("origin") != result.path] + records

@@ -222,3 +222,30 @@ def test_a_ruling_id_with_capitals_is_refused_like_the_schema_does():
 def test_an_overlong_id_is_refused():
     err = refused("format: 1\nid: " + "-".join(["word"] * 40) + "\ntable:\n  players: [Ann]\n")
     assert f"at most {limits.MAX_NAME_CHARS} characters" in err.message and err.line == 2
+
+
+# --------------------------------------------------------------------------- ingest
+
+@pytest.mark.parametrize("text, words, line", [
+    ("Q: Can I?\nA: Yes.\n" * (limits.MAX_INGEST_QUESTIONS + 1), "questions", 2 * limits.MAX_INGEST_QUESTIONS + 1),
+    ("Q: a\n" * (limits.MAX_INGEST_LINES + 5), "lines", limits.MAX_INGEST_LINES + 1),
+])
+def test_ingest_refuses_files_beyond_its_bounds(tmp_path, text, words, line):
+    from rulings.ingest import ingest_files
+
+    path = tmp_path / "faq.txt"
+    path.write_text(text, encoding="utf-8")
+    [report] = ingest_files([path])
+    assert words in report.error and f"at most {getattr(limits, 'MAX_INGEST_' + words.upper()):,}" in report.error
+    assert f"(line {line})" in report.error
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_ingest_reads_regular_files_only(tmp_path, kind):
+    from rulings.ingest import ingest_files
+
+    target = "/dev/zero" if kind == "device" else tmp_path / "pipe.txt"
+    if kind == "fifo":
+        os.mkfifo(target)
+    [report] = ingest_files([target])
+    assert "only regular files are read" in report.error

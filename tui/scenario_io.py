@@ -182,7 +182,8 @@ def write_atomic(path: str, text: str) -> bool:
     the file already holds exactly these bytes."""
     data = text.encode("utf-8")
     try:
-        if os.path.isfile(path):  # never open a FIFO or device just to compare
+        # never open a FIFO or device just to compare, nor read a file of another size
+        if os.path.isfile(path) and os.path.getsize(path) == len(data):
             with open(path, "rb") as fh:
                 if fh.read() == data:
                     return False

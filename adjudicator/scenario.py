@@ -20,7 +20,7 @@ from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_C
 from adjudicator.names import name_problem, skeleton
 from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL, BASIC
 from adjudicator.state import State
-from adjudicator.strictyaml import Node, check_keys
+from adjudicator.strictyaml import Node, check_keys, clip
 
 TOP_KEYS = ["format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle"]
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
@@ -178,7 +178,7 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
                 choice = pend["choice"].as_str("pending.choice")
                 allowed = ("discard", "discard_keepers", "card", "cards", "player", "deal", "yes_no", "number", "table", "random")
                 if choice not in allowed:
-                    raise pend["choice"].error(f"unknown decision kind {choice!r} (one of {', '.join(allowed)})")
+                    raise pend["choice"].error(f"unknown decision kind {clip(choice)!r} (one of {', '.join(allowed)})")
                 spec["choice"] = choice
             values[key] = spec
         elif key == "rejected":
@@ -218,8 +218,8 @@ def _zone_name(node: Node, name: str, players: list[str]) -> str:
             for p in players:
                 if p == who or p.lower() == who.lower():
                     return f"{p}.{zone}"
-            raise node.error(f"zone {name!r} names no player (players: {', '.join(players)})")
-    raise node.error(f"unknown zone {name!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, " + ", ".join(GLOBAL_ZONES))
+            raise node.error(f"zone {clip(name)!r} names no player (players: {', '.join(players)})")
+    raise node.error(f"unknown zone {clip(name)!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, " + ", ".join(GLOBAL_ZONES))
 
 
 def _player(node: Node, players: list[str], what: str) -> str:
@@ -227,7 +227,7 @@ def _player(node: Node, players: list[str], what: str) -> str:
     for p in players:
         if p == name or p.lower() == name.lower():
             return p
-    raise node.error(f"{what}: no player is called {name!r} (players: {', '.join(players)})")
+    raise node.error(f"{what}: no player is called {clip(name)!r} (players: {', '.join(players)})")
 
 
 def _answer(node: Node) -> Any:
@@ -244,7 +244,7 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     top = check_keys(root, TOP_KEYS, "a scenario", required=("format", "table"))
     fmt = top["format"]
     if fmt.value != 1 or isinstance(fmt.value, bool):
-        raise fmt.error(f"unsupported format {fmt.source or fmt.value!r}; this engine reads `format: 1`")
+        raise fmt.error(f"unsupported format {clip(fmt.source) or fmt.value!r}; this engine reads `format: 1`")
     sid = top["id"].as_str("id") if "id" in top else _default_id(path)
     if "id" in top and (len(sid) > MAX_NAME_CHARS or not _ID.match(sid)):
         raise top["id"].error(f"id {sid[:60]!r} must be kebab-case (lowercase words joined by '-'), "
@@ -255,7 +255,7 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
         editions = [n.as_str("edition") for n in table["editions"].as_seq("table.editions")]
         for ed, n in zip(editions, table["editions"].value):
             if ed not in EDITIONS:
-                raise n.error(f"unknown edition {ed!r} (one of {', '.join(EDITIONS)})")
+                raise n.error(f"unknown edition {clip(ed)!r} (one of {', '.join(EDITIONS)})")
     reader = _Reader(catalogue, editions)
     players_node = table["players"]
     players = [n.as_str("a player name") for n in players_node.as_seq("table.players")]
@@ -334,7 +334,7 @@ def _check_player_names(nodes: list[Node], names: list[str], joining: bool = Fal
     seen: dict[str, tuple[str, Node]] = {}
     for n, p in zip(nodes, names):
         if p.strip() != p or "." in p:
-            raise n.error(f"player name {p!r} may not contain '.' or start/end with spaces")
+            raise n.error(f"player name {clip(p)!r} may not contain '.' or start/end with spaces")
         _refuse_bad_name(n, p, f"player name {p[:40]!r}")
         form = skeleton(p)
         if form in seen:

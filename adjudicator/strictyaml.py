@@ -73,7 +73,7 @@ class Node:
             return self.value
         if self.plain and isinstance(self.value, (int, float, bool)) or self.value is None and self.plain and self.source:
             raise self.error(
-                f"{what} {self.source!r} reads as {type_word(self.value)} in YAML; "
+                f"{what} {clip(self.source)!r} reads as {type_word(self.value)} in YAML; "
                 f"put it in quotes: \"{self.source}\"")
         raise self.error(f"{what} must be text, not {describe(self)}")
 
@@ -119,7 +119,7 @@ def describe(node: Node) -> str:
         return "a list"
     if node.value is None:
         return "an empty value"
-    return f"{type_word(node.value)} ({node.source or node.value!r})"
+    return f"{type_word(node.value)} ({clip(node.source) or node.value!r})"
 
 
 _RESOLVER = yaml.resolver.Resolver()
@@ -134,7 +134,8 @@ def _scalar_value(tag: str, text: str) -> Any:
     return construct(_CONSTRUCTOR, yaml.ScalarNode(tag, text))
 
 
-def _short(text: str, width: int = 40) -> str:
+def clip(text: str, width: int = 40) -> str:
+    """Text as it goes into a message: long values shortened with an ellipsis."""
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -164,11 +165,11 @@ class _Builder:
                 raise self.fail("more than one YAML document (---) in the file; keep one per file", event.start_mark)
             return
         if isinstance(event, yaml.AliasEvent):
-            raise self.fail(f"aliases (*{_short(event.anchor or '', 20)}) are not allowed in these files; "
+            raise self.fail(f"aliases (*{clip(event.anchor or '', 20)}) are not allowed in these files; "
                             "write the value out in full", event.start_mark)
         if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             if event.anchor is not None:
-                raise self.fail(f"anchors (&{_short(event.anchor, 20)}) are not allowed in these files; "
+                raise self.fail(f"anchors (&{clip(event.anchor, 20)}) are not allowed in these files; "
                                 "write each value out in full", event.start_mark)
             self.nodes += 1
             if self.nodes > MAX_NODES:
@@ -183,7 +184,7 @@ class _Builder:
             is_map = isinstance(event, yaml.MappingStartEvent)
             want = _MAP if is_map else _SEQ
             if event.tag not in (None, "!", want):
-                raise self.fail(f"unsupported tag {_short(event.tag)!r}; remove it", event.start_mark)
+                raise self.fail(f"unsupported tag {clip(event.tag)!r}; remove it", event.start_mark)
             line, col = event.start_mark.line + 1, event.start_mark.column + 1
             self.stack.append(_Frame(Node({} if is_map else [], line, col, self.path)))
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
@@ -199,14 +200,14 @@ class _Builder:
         if tag is None or tag == "!":
             tag = _RESOLVER.resolve(yaml.ScalarNode, text, event.implicit)
         if tag not in _SCALAR_TAGS:
-            raise self.fail(f"unsupported tag {_short(tag)!r}; remove it", mark)
+            raise self.fail(f"unsupported tag {clip(tag)!r}; remove it", mark)
         if tag != _STR and _NUMBER_LIKE.match(text) and sum(ch.isdigit() for ch in text) > MAX_DIGITS:
             raise self.fail(f"a number of {sum(ch.isdigit() for ch in text):,} digits; numbers have at most "
                             f"{MAX_DIGITS} digits", mark)
         try:
             value = _scalar_value(tag, text)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
-            raise self.fail(f"cannot read value {_short(text)!r}: {_short(str(exc), 80)}", mark) from None
+            raise self.fail(f"cannot read value {clip(text)!r}: {clip(str(exc), 80)}", mark) from None
         if isinstance(value, float) and value != value:  # .nan
             value = text
         return Node(value, mark.line + 1, mark.column + 1, self.path, plain=plain, source=text)
@@ -239,8 +240,8 @@ class _Builder:
             other = frame.forms[form]
             first = frame.node.key_nodes[other]
             if other == name:
-                raise key.error(f"duplicate key {_short(name)!r} (first given at line {first.line}); keep only one")
-            raise key.error(f"duplicate key {_short(name)!r}: it is {_short(other)!r} (line {first.line}) "
+                raise key.error(f"duplicate key {clip(name)!r} (first given at line {first.line}); keep only one")
+            raise key.error(f"duplicate key {clip(name)!r}: it is {clip(other)!r} (line {first.line}) "
                             "written differently (case or Unicode form); keep only one")
         frame.forms[form] = name
         frame.node.key_nodes[name] = key
@@ -286,7 +287,7 @@ def parse(text: str, path: str) -> Node | None:
         problem = exc.problem or exc.context or "malformed YAML"
         raise InputError(f"not valid YAML: {problem}", path, *where) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {_short(str(exc), 120)}", path) from None
+        raise InputError(f"not valid YAML: {clip(str(exc), 120)}", path) from None
     return builder.root
 
 
@@ -304,9 +305,9 @@ def check_keys(node: Node, allowed: list[str], what: str, required: tuple[str, .
     mapping = node.as_map(what)
     for key in mapping:
         if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(key[:40], allowed, n=1, cutoff=0.6)
             hint = f" - did you mean {close[0]!r}?" if close else f"; allowed keys: {', '.join(allowed)}"
-            raise node.key_nodes[key].error(f"unknown key {key!r} in {what}{hint}")
+            raise node.key_nodes[key].error(f"unknown key {clip(key)!r} in {what}{hint}")
     for key in required:
         if key not in mapping:
             raise node.error(f"{what} is missing the required key {key!r}")

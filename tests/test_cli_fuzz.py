@@ -64,6 +64,8 @@ def test_check_survives_every_hostile_file(hostile_dir):
     lines = proc.stdout.decode().splitlines()
     assert lines[-1].endswith(f"{len(files) + 2} failed") or " passed, " in lines[-1]
     assert sum(1 for line in lines if line.startswith(("PASS", "FAIL"))) == len(files) + 2
+    longest = max(lines, key=len)
+    assert len(longest) < 600, f"a message of {len(longest):,} characters: {longest[:300]}..."
     if fuzzing():   # JSON escapes control characters by construction; checked when fuzzing
         assert_clean(fluxx("check", "--json", str(hostile_dir)), allowed=(1,))
 

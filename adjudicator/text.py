@@ -4,7 +4,8 @@ A card name, a title or an imported Q&A may hold ESC sequences (which set the
 window title or clear the screen), carriage returns (which overwrite a line),
 text-direction overrides (which reorder what follows) or bytes of a file name that
 are not UTF-8. `printable()` shows each of them as a visible escape, like Python's
-repr does: ``\\x1b``, ``\\r``, ``\\u202e``.
+repr does: ``\\x1b``, ``\\r``, ``\\u202e`` (``\\uNNNN`` from DEL up, so that JSON
+output stays valid JSON).
 
 `use_printable_output()` puts that filter on the command line's stdout and stderr,
 and makes a terminal that is not UTF-8 show what it cannot encode as escapes instead
@@ -36,7 +37,8 @@ def _escape(match: re.Match) -> str:
         return "\\t"
     if ch == "\r":
         return "\\r"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    # \xNN only below 0x20 (JSON escapes those itself), \uNNNN above: JSON output stays valid
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
 
 
 def printable(text: str, keep_newlines: bool = False) -> str:

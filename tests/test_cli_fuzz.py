@@ -11,6 +11,7 @@ per family, and every file is also replayed in its own process.
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import subprocess
@@ -137,9 +138,13 @@ def test_ingest_a_file_whose_name_is_not_utf8(tmp_path, capsys):
     from adjudicator.cli import main
 
     name = os.fsdecode(b"faq-caf\xe9.txt")
-    (tmp_path / name).write_text("Q: Can I?\nA: Yes \x1b]0;owned\x07 you can.\n", encoding="utf-8")
+    (tmp_path / name).write_text("Q: Can I?\nA: Yes \x1b]0;owned\x07 you \x9b2J can\u202e.\n", encoding="utf-8")
     assert main(["ingest", str(tmp_path / name)]) == 0
-    assert main(["search", "can", "--json"]) == 0
     out = capsys.readouterr()
     assert "faq-caf\\xe9.txt: 1 question(s), 1 answered" in out.out
-    assert "\x1b" not in out.out + out.err and "\x07" not in out.out + out.err
+    assert main(["search", "owned", "--json"]) == 0
+    found = capsys.readouterr().out
+    for bad in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert bad not in out.out + out.err + found
+    hits = json.loads(found)                  # the escapes keep JSON output valid JSON
+    assert "\x9b2J" in json.dumps(hits, ensure_ascii=False)

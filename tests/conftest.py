@@ -27,7 +27,11 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None, 
 settings.register_profile("fuzz", derandomize=False, database=None, deadline=None,
                           max_examples=100 * int(os.environ.get("FLUXX_FUZZ_FACTOR", "20")),
                           suppress_health_check=_QUIET, print_blob=True)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))   # --hypothesis-profile overrides this
+# This module is imported twice (as pytest's conftest and as tests.conftest by the tests
+# that use its helpers); only the first import picks the profile, and never over one
+# that --hypothesis-profile (make fuzz) has already loaded.
+if settings.get_current_profile_name() == "default":
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def examples(n: int) -> int:

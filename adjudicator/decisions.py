@@ -60,4 +60,11 @@ class Rejected(Exception):
 
 
 class BadAnswer(Exception):
-    """A scripted answer that does not fit the decision it was given to."""
+    """A scripted answer that does not fit the decision it was given to. `forbidden`:
+    a well-formed answer that the rules do not allow (a card that is not an option, the
+    wrong number of cards), which is refused while the decision stays pending; without
+    it the answer is malformed, a fault in the scenario."""
+
+    def __init__(self, message: str, forbidden: bool = False):
+        super().__init__(message)
+        self.forbidden = forbidden

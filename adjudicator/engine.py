@@ -17,7 +17,7 @@ this order:
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from adjudicator import interactions
@@ -70,6 +70,12 @@ class _Pending:
     decision: Decision | None = None
     shown: int = 0                     # explanation entries already reported
     start_turn: int = 0
+    resume: "_Pending | None" = None   # for a Surprise answering a play mid-effect: that play, waiting
+
+
+# events whose waiting effect a Surprise may still come before: a play or free action
+# (its own effect), or the end of a turn (the last card's window is still open)
+_ANSWERABLE = ("play", "use", "random", "end_turn")
 
 
 class _GameEnded(Exception):
@@ -91,8 +97,13 @@ class Engine(Quantities, Responses):
         self._said_tie: frozenset[str] = frozenset()
         self._said_stall: set[tuple[int, str]] = set()
         self._claim_notes: list[tuple[str, str, tuple[str, ...]]] = []
+        self._probing = False
         if state.goals_seen is None:
             state.goals_seen = frozenset(state.goals)
+        self._resume: _Pending | None = None      # the waiting play the running Surprise answers
+        self._resumed: _Pending | None = None     # a waiting play a cancel brought back
+        self._event_turn = 0                      # the turn the running event belongs to
+        self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
 
     # =====================================================================
     # running events
@@ -101,6 +112,8 @@ class Engine(Quantities, Responses):
         """Apply one event. Raises ScenarioFault for a misuse of the format (an answer
         with nothing to answer, an event while a decision is pending)."""
         if self.pending is not None:
+            if event.verb == "surprise" and self.pending.event.verb in _ANSWERABLE:
+                return self._surprise_while_waiting(event)
             if event.verb not in ("choose", "random"):
                 d = self.pending.decision
                 raise ScenarioFault(f"the engine is still waiting for a decision ({d.describe()}); "
@@ -114,6 +127,59 @@ class Engine(Quantities, Responses):
         pend = _Pending(event, self.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
                         start_turn=self.state.turn_number)
         return self._run(pend)
+
+    def _surprise_while_waiting(self, event: Event) -> StepResult:
+        """A Surprise answers a play before any of that play's effect happens: while the
+        engine waits for a decision the effect raised (a discard to a new Hand Limit, a
+        random card to take), a Surprise may still come. It is judged against the table
+        as it stands, and a cancel restores the table from before the play, so nothing of
+        the effect happens; if that Surprise is itself canceled, the play resumes where it
+        stood (`Responses._cancel`). When the waiting event opened no window of its own
+        (an end of turn, or the next player's play that ends the turn, waiting for the
+        limit discards), the Surprise answers the turn's last card and so comes before
+        that event, which is set aside. Refused, the Surprise leaves everything waiting
+        as it was."""
+        waiting = self.pending
+        assert waiting is not None
+        partial = self.state
+        answers = [Answer(a, "choose", event.line) for a in event.answers]
+        own = any(w.serial == partial.serial for w in partial.windows)
+        self.pending = None
+        if own:
+            sub = _Pending(event, partial, answers, start_turn=waiting.start_turn, resume=waiting)
+        else:
+            sub = _Pending(event, waiting.snapshot, answers, start_turn=waiting.start_turn)
+        self._preempted = None if own else waiting
+        try:
+            result = self._run(sub)
+        except ScenarioFault:
+            self.state, self.pending = partial, waiting
+            raise
+        finally:
+            self._preempted = None
+        if result.status == "rejected":
+            self.state, self.pending = partial, waiting
+            result.decision = waiting.decision
+        return result
+
+    def _go_on(self, event: Event, entries: list[Entry]) -> StepResult:
+        """A counter-Surprise canceled the Surprise that had come before a play's effect:
+        the play stands again, and is carried out again from its own snapshot (where the
+        two Surprises are now in the discard pile) with the answers given so far; it
+        usually stops at the same decision, unless the table has changed so that it
+        needs no decision any more (or cannot be made at all)."""
+        resumed, self._resumed = self._resumed, None
+        assert resumed is not None
+        chain = [w for w in self.state.windows if w.kind == "surprise"]     # the counter can still be answered
+        more = self._run(resumed)
+        if more.status != "rejected":
+            self.state.windows = self.state.windows + chain
+        if more.status == "rejected":
+            entries = entries + [Entry(f"`{resumed.event.describe()}` cannot be carried out again on the table as it "
+                                       f"now stands, so it does not happen: {more.reason}", more.entries[0].cites)]
+            return StepResult(event, "done", entries, turn_over=self.turn_over_since(resumed.start_turn))
+        return StepResult(event, more.status, entries + more.entries, decision=more.decision,
+                          turn_over=more.turn_over)
 
     def answer_by_chance(self) -> StepResult:
         """Answer the pending chance decision with the table's seeded generator."""
@@ -137,6 +203,9 @@ class Engine(Quantities, Responses):
         self.entries = []
         self._said_tie = frozenset()
         self._said_stall = set()
+        self._resume = pend.resume
+        self._resumed = None
+        self._event_turn = pend.start_turn
         try:
             self._dispatch(pend.event)
             if self._next_answer < len(self._answers):
@@ -150,7 +219,7 @@ class Engine(Quantities, Responses):
             entries = self.entries[pend.shown:]
             pend.shown = len(self.entries)
             return StepResult(pend.event, "waiting", entries, decision=need.decision,
-                              turn_over=self.state.turn_number != pend.start_turn)
+                              turn_over=self.turn_over_since(self._event_turn))
         except _GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
             st = self.state
@@ -159,15 +228,36 @@ class Engine(Quantities, Responses):
                 st.discard.insert(0, c)
         except Rejected as rej:
             self.state = pend.snapshot
-            self.pending = None
-            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites)], reason=rej.reason, ruling=rej.ruling)
+            self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
+            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites)], reason=rej.reason, ruling=rej.ruling,
+                              decision=pend.resume.decision if pend.resume else None)
         except BadAnswer as bad:
             self.state = pend.snapshot
-            self.pending = None
-            raise ScenarioFault(str(bad)) from None
+            self.pending = pend.resume
+            if not bad.forbidden:
+                raise ScenarioFault(str(bad)) from None
+            return self._refuse_answer(pend, self._next_answer - 1, str(bad))
         entries = self.entries[pend.shown:]
         self.pending = None
-        return StepResult(pend.event, "done", entries, turn_over=self.state.turn_number != pend.start_turn)
+        if self._resumed is not None:           # a counter-Surprise let a waiting play go on
+            return self._go_on(pend.event, entries)
+        return StepResult(pend.event, "done", entries, turn_over=self.turn_over_since(self._event_turn))
+
+    def _refuse_answer(self, pend: _Pending, index: int, reason: str) -> StepResult:
+        """An answer the rules forbid (format 1.1, item 6) is refused like an event: the
+        table is as it was before that answer and the decision stays pending."""
+        pend.answers = pend.answers[:index]
+        result = self._run(pend)
+        if result.status == "done":
+            # without the refused answer the rules left nobody a choice: the event stands as they decide it
+            result.entries.append(Entry(f"The answer given was refused ({reason}); the rules left no choice, so the "
+                                        "event was carried out as they decide it."))
+            return result
+        if result.status != "waiting":  # pragma: no cover - the same answers reach the same decision
+            return result
+        text = f"That answer is refused: {reason}. The decision is still waiting for a valid answer."
+        return StepResult(pend.event, "rejected", [*result.entries, Entry(text)], reason=reason,
+                          decision=result.decision, turn_over=result.turn_over)
 
     def _dispatch(self, ev: Event) -> None:
         st = self.state
@@ -176,8 +266,16 @@ class Engine(Quantities, Responses):
         player = ev.by or st.active_player
         if player not in st.players:
             raise Rejected(f"there is no player called {player!r}")
-        if ev.verb in ("play", "use"):
-            self._maybe_end_turn_for(player)
+        if ev.verb in ("play", "use") and self._turn_ends_for(player):
+            # an event the rules refuse is refused before the turn it would end is ended
+            refusal = self._trial_refusal(player, ev)
+            if refusal is not None:
+                raise refusal
+            self.end_turn(f"{st.active_player} has no play left, and {player} acts")
+        self._dispatch_verb(player, ev)
+
+    def _dispatch_verb(self, player: str, ev: Event) -> None:
+        st = self.state
         if st.game_over and not (ev.verb == "surprise"):
             who = f"{st.winner} has won" if st.winner else "everyone has lost"
             raise Rejected(f"the game is over ({who}); nothing more can be played", "rule-win-instantly-any-turn")
@@ -224,15 +322,49 @@ class Engine(Quantities, Responses):
                             minimum=count if minimum is None and count is not None and kind != "cards" else (minimum or 0),
                             chance=chance, option_names=names)
         answer = self._take_answer(decision)
+        if answer is None and self._probing:
+            return self._default_answer(decision)
         if answer is None:
             raise NeedDecision(decision)
         return self._interpret(decision, answer)
+
+    @staticmethod
+    def _default_answer(decision: Decision) -> Any:
+        """Some legal answer, for a trial run that only asks whether an event is refused."""
+        opts = decision.options
+        if decision.kind in ("discard", "discard_keepers"):
+            return opts[:decision.count]
+        if decision.kind == "cards":
+            return opts[:decision.minimum]
+        if decision.kind in ("yes_no", "table"):
+            return False
+        if decision.kind == "deal":
+            return {decision.by: list(opts)}
+        return opts[0] if opts else None
 
     def chance(self, by: str, prompt: str, options: list[Any]) -> Any:
         """A draw of chance ("a random card from Ben's hand")."""
         if not options:
             return None
-        return self.choose("card", by, prompt, options, chance=True)
+        pick = self.choose("card", by, prompt, options, chance=True)
+        self.effect_shown()
+        return pick
+
+    def effect_shown(self) -> None:
+        """The Action (or free action) being carried out has just made an outcome of
+        chance known to the table (a card taken at random and seen, cards from the pile
+        dealt out to the players): a Surprise against it is now too late."""
+        st = self.state
+        st.windows = [replace(w, shown=True) if w.kind == "use" or (w.kind == "play" and w.card in st.resolving
+                      and w.card_type in (ACTION, DANGER)) else w for w in st.windows]
+
+    def next_answer_is_mapping(self) -> bool:
+        """Whether the next scripted answer is a `choose:` mapping (a `deal` answer), for
+        a deal that chance makes unless the table says how it fell."""
+        if self._next_answer >= len(self._answers):
+            return False
+        answer = self._answers[self._next_answer]
+        return answer.verb == "choose" and isinstance(answer.value, dict)
 
     def _take_answer(self, decision: Decision) -> Answer | None:
         if self._next_answer >= len(self._answers):
@@ -258,7 +390,7 @@ class Engine(Quantities, Responses):
             if d.key == wanted or normalize(d.name) == key:
                 return c
         raise BadAnswer(f"{value!r} is not one of the options: {decision.describe()} "
-                        f"(options: {', '.join(decision.option_names) or 'none'})")
+                        f"(options: {', '.join(decision.option_names) or 'none'})", forbidden=True)
 
     def _interpret(self, decision: Decision, answer: Answer) -> Any:
         value = answer.value
@@ -277,11 +409,14 @@ class Engine(Quantities, Responses):
                 picked.append(c)
             if kind == "cards":
                 if decision.count is not None and len(picked) > decision.count:
-                    raise BadAnswer(f"at most {decision.count} cards may be picked; {decision.describe()}")
+                    raise BadAnswer(f"at most {decision.count} cards may be picked; {decision.describe()}",
+                                    forbidden=True)
                 if len(picked) < decision.minimum:
-                    raise BadAnswer(f"at least {decision.minimum} cards must be picked; {decision.describe()}")
+                    raise BadAnswer(f"at least {decision.minimum} cards must be picked; {decision.describe()}",
+                                    forbidden=True)
             elif decision.count is not None and len(picked) != decision.count:
-                raise BadAnswer(f"exactly {decision.count} cards must be given up, not {len(picked)}; {decision.describe()}")
+                raise BadAnswer(f"exactly {decision.count} cards must be given up, not {len(picked)}; "
+                                f"{decision.describe()}", forbidden=True)
             return picked
         if kind == "player":
             return self._match_player(decision, value)
@@ -294,7 +429,8 @@ class Engine(Quantities, Responses):
         if kind == "number":
             if isinstance(value, int) and not isinstance(value, bool) and value in decision.options:
                 return value
-            raise BadAnswer(f"{value!r} is not an allowed number ({decision.options}); {decision.describe()}")
+            raise BadAnswer(f"{value!r} is not an allowed number ({decision.options}); {decision.describe()}",
+                            forbidden=isinstance(value, int) and not isinstance(value, bool))
         if kind == "deal":
             return self._interpret_deal(decision, value, answer.written)
         raise BadAnswer(f"cannot answer a {kind} decision")  # pragma: no cover
@@ -305,7 +441,7 @@ class Engine(Quantities, Responses):
                 if normalize(p) == normalize(value):
                     return p
         raise BadAnswer(f"{value!r} is not one of the players that can be chosen: {decision.describe()} "
-                        f"(options: {', '.join(map(str, decision.options))})")
+                        f"(options: {', '.join(map(str, decision.options))})", forbidden=isinstance(value, str))
 
     def _interpret_deal(self, decision: Decision, value: Any, written: bool = False) -> dict[str, list[int]]:
         if not isinstance(value, dict):
@@ -320,7 +456,7 @@ class Engine(Quantities, Responses):
                 pool.remove(c)
                 out[player].append(c)
         if pool:
-            raise BadAnswer(f"the deal leaves {self.names(pool)} undealt; {decision.describe()}")
+            raise BadAnswer(f"the deal leaves {self.names(pool)} undealt; {decision.describe()}", forbidden=True)
         return out
 
     # =====================================================================
@@ -356,6 +492,7 @@ class Engine(Quantities, Responses):
                 for k in list(st.keepers[p]):
                     if k in st.keepers[p]:
                         st.defs[k].impl.on_checkpoint(self, k, p)
+            self.inflate_temp_hands()
             owed = self.draws_owed()
             if owed:
                 start = st.drawn == 0
@@ -566,7 +703,7 @@ class Engine(Quantities, Responses):
         """`thief` takes a card from another player's table; the action doing it is
         marked as a steal, which It's A Trap! may answer. Returns the old owner."""
         owner = self.state.owner_of_keeper(card)
-        self.note_victim(owner)
+        self.note_victim(owner, thief)
         return self.move_to(card, thief)
 
     def detach(self, creeper: int) -> None:
@@ -985,9 +1122,14 @@ class Engine(Quantities, Responses):
             st.discard.insert(0, card)
             self.say(f"{self.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
 
-    def open_temp_hand(self, player: str, source: int, draw: int, plays: int) -> TempHand:
+    def open_temp_hand(self, player: str, source: int, draw_param: str = "draw", play_param: str = "play") -> TempHand:
+        """Set `player`'s hand aside and draw the number `source` prints under
+        `draw_param` into a temporary hand, of which the number under `play_param` must
+        be played. Both stay tied to the card: a rule that changes numbers while the
+        hand is open changes them at once (`inflate_temp_hands`)."""
         st = self.state
-        frame = TempHand(player, source, [], plays)
+        draw, plays = self.num(source, draw_param), self.num(source, play_param)
+        frame = TempHand(player, source, [], plays, drawn=draw, params=(draw_param, play_param))
         st.temp_hands.append(frame)
         self.draw(player, draw, into=frame.cards, why=f"into a temporary hand for {self.name(source)}")
         self.say(f"{player} sets their hand aside; {len(frame.cards)} card(s) in the temporary hand: "
@@ -995,6 +1137,31 @@ class Engine(Quantities, Responses):
                  "rule-action-whole-effect-one-play", "rule-nested-action-example", "rule-d3p2-creeper-redraw")
         self.close_finished_temp_hands()
         return frame
+
+    def inflate_temp_hands(self) -> None:
+        """Numbers changed while a temporary hand is open (Inflation played from it):
+        the Action in progress reads its card again. A higher draw is topped up into the
+        temporary hand at once and a higher play count adds plays; a lower draw takes
+        nothing back."""
+        st = self.state
+        for frame in list(st.temp_hands):
+            draw_param, play_param = frame.params
+            if not draw_param:
+                continue
+            draw, plays = self.num(frame.source, draw_param), self.num(frame.source, play_param)
+            if draw > frame.drawn:
+                more = draw - frame.drawn
+                frame.drawn = draw
+                self.say(f"{self.name(frame.source)} now reads draw {draw}: {frame.owner} draws {more} more into its "
+                         "temporary hand at once.", "inflation-inflates-action-in-progress")
+                self.draw(frame.owner, more, into=frame.cards, why=f"the rest of {self.name(frame.source)}")
+            if plays != frame.plays:
+                self.say(f"{self.name(frame.source)} now reads play {plays}: {frame.plays} play(s) become {plays}.",
+                         "inflation-inflates-action-in-progress")
+                if plays < frame.plays:
+                    self.say("Our material is silent on a number lowered while its Action is being carried out; the "
+                             "engine lowers the plays still owed from the temporary hand and takes back no card drawn.")
+                frame.plays = plays
 
     def close_finished_temp_hands(self) -> None:
         st = self.state
@@ -1159,6 +1326,37 @@ class Engine(Quantities, Responses):
                            ("rule-turn-sequence", "play-all-includes-new-cards"))
         self.end_turn(f"{player} ends the turn")
 
+    def turn_over_since(self, turn_number: int) -> bool:
+        """Whether the turn numbered `turn_number` is over (format 1.1, item 7): a later
+        turn has begun, or the turn is ending (its limit discards may still be pending),
+        or no play and no free action is left open to the player whose turn it is. A
+        win ends the game, not the turn."""
+        st = self.state
+        if st.turn_number != turn_number:
+            return st.turn_number > turn_number
+        if st.game_over:
+            return False
+        if st.phase == "ending":
+            return True
+        if st.phase != "play" or st.temp_hands or self.plays_left() > 0:
+            return False
+        player = st.active_player
+        return not self.turn_duty(player) and not self.free_actions_open(player)
+
+    def free_actions_open(self, player: str) -> bool:
+        """Whether `player` could still take a free action this turn."""
+        st = self.state
+        for c in self.rule_cards() + st.keepers[player]:
+            impl = st.defs[c].impl
+            if not impl.free_action or (impl.once_per_turn and st.defs[c].key in st.free_used):
+                continue
+            try:
+                if impl.cannot_use(self, c, player) is None:
+                    return True
+            except (Rejected, NeedDecision):
+                continue
+        return False
+
     def turn_duty(self, player: str) -> str | None:
         st = self.state
         for r in self.rule_cards():
@@ -1231,16 +1429,36 @@ class Engine(Quantities, Responses):
             st.active = st.players.index(active_name)
         self.checkpoint()
 
-    def _maybe_end_turn_for(self, player: str) -> None:
-        """A play or use by the next player ends the active turn when nothing is left in it."""
+    def _turn_ends_for(self, player: str) -> bool:
+        """Whether a play or use by `player` ends the active turn first: `player` is
+        next in turn and nothing is left in the active player's turn."""
         st = self.state
         if player == st.active_player or st.game_over or st.temp_hands:
-            return
+            return False
         if self.plays_left() > 0 or self.turn_duty(st.active_player):
-            return
-        nxt = self.next_player()
-        if nxt == player:
-            self.end_turn(f"{st.active_player} has no play left, and {player} acts")
+            return False
+        return self.next_player() == player
+
+    def _trial_refusal(self, player: str, ev: Event) -> Rejected | None:
+        """Run the turn's end and `ev` on a copy, choices nobody has scripted yet taken
+        by default, and return the refusal `ev` meets, if any. Nothing is kept."""
+        keep = (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
+                self._said_tie, self._said_stall, self._claim_notes, self._resume, self._resumed, self._preempted)
+        self.state = self.state.clone()
+        self.entries = []
+        self._probing = True
+        try:
+            self.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
+            self._dispatch_verb(player, ev)
+        except Rejected as refusal:
+            return refusal
+        except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
+            return None
+        finally:
+            (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
+             self._said_tie, self._said_stall, self._claim_notes, self._resume, self._resumed, self._preempted) = keep
+            self._probing = False
+        return None
 
     # =====================================================================
     # turns
@@ -1313,8 +1531,11 @@ class Engine(Quantities, Responses):
         """Events worth trying now: plays of each card in reach, free actions, ending
         the turn. `legal_events` keeps the ones the rules allow."""
         st = self.state
-        if self.pending is not None:
-            return []
+        if self.pending is not None:     # only a Surprise can come before the decision a play's effect waits for
+            if self.pending.event.verb not in _ANSWERABLE:
+                return []
+            return [Event("surprise", key, by=p) for p in st.players
+                    for key in dict.fromkeys(st.defs[c].key for c in st.hands[p] if st.defs[c].type == SURPRISE)]
         player = st.active_player
         if st.game_over:     # only a Surprise answering the winning play can still come
             return [Event("surprise", st.defs[c].key, by=p) for p in st.players for c in st.hands[p]

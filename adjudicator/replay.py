@@ -244,10 +244,15 @@ def replay(sc: Scenario, seed: int = 0) -> Verdict:
         try:
             result = engine.submit(ev)
             entries = list(result.entries)
-            # a draw of chance no `random:` event answers is left to the seeded generator
-            while result.status == "waiting" and result.decision.chance and not _answers_next(events, i):
+            # a draw of chance no `random:` event answers is left to the seeded generator, unless a
+            # Surprise comes next: it answers the play before its effect, so before the draw
+            while (engine.pending is not None and engine.pending.decision.chance
+                   and not _answers_next(events, i)):
                 more = engine.answer_by_chance()
                 entries += more.entries
+                if result.status == "rejected":   # a refused Surprise: the play it meant to answer goes on
+                    result = StepResult(result.event, "rejected", entries, result.reason, result.ruling)
+                    continue
                 result = StepResult(more.event, more.status, entries, more.reason, more.ruling, more.decision,
                                     result.turn_over or more.turn_over)
         except ScenarioFault as fault:
@@ -286,7 +291,7 @@ def _last_result(steps: list[Step]) -> StepResult | None:
 
 
 def _answers_next(events, i: int) -> bool:
-    return i < len(events) and events[i].event.verb in ("random", "choose")
+    return i < len(events) and events[i].event.verb in ("random", "choose", "surprise")
 
 
 def replay_file(path: str, catalogue: Catalogue | None = None, seed: int = 0) -> Verdict:

@@ -12,10 +12,11 @@ parity: each Surprise negates the one beneath it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from adjudicator.decisions import Rejected
-from adjudicator.mechanics.base import SURPRISE
+from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
 from adjudicator.state import State, Window
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,12 +46,17 @@ class Responses:
         st.windows.append(w)
         return w
 
-    def note_victim(self, player: str) -> None:
-        """The action being resolved takes a Keeper from `player` (It's A Trap! may answer)."""
-        for w in reversed(self.state.windows):
+    def note_victim(self, player: str, receiver: str) -> None:
+        """The action being resolved takes a Keeper from `player` and gives it to
+        `receiver`, who need not be the one acting (It's A Trap! may answer, and takes
+        from the receiver)."""
+        st = self.state
+        for i in range(len(st.windows) - 1, -1, -1):
+            w = st.windows[i]
             if w.kind == "use" or w.card_type not in ("keeper", "goal", "rule"):
-                if player not in w.victims:
-                    w.victims = w.victims + (player,)
+                victims = w.victims if player in w.victims else w.victims + (player,)
+                takers = w.takers if (player, receiver) in w.takers else w.takers + ((player, receiver),)
+                st.windows[i] = replace(w, victims=victims, takers=takers)   # windows are shared with snapshots
                 return
 
     # -- answering -------------------------------------------------------------
@@ -66,14 +72,25 @@ class Responses:
         # the Surprise is played from the hand as it was when the target was played
         card = self._surprise_in_reach(player, d.key, target.before) if target.before is not None else None
         if card is None:
+            later_turn = target.before is not None and target.before.turn_number != st.turn_number
             raise Rejected(f"{player} did not yet hold this {d.name} when {self.name(target.card)} was played: a card "
-                           "received through that very play arrives only once it has resolved, too late to stop it",
-                           "trade-hands-received-stop-that", ("surprise-too-late",))
+                           "received through that very play, or later, arrives too late to stop it",
+                           "trade-hands-received-stop-that",
+                           ("surprise-too-late",) + (("turn-ending-window-before-turn-ends",) if later_turn else ()))
         # a Surprise answering another Surprise is a plain counter, unless it answers it
         # on its own terms (It's A Trap! against an in-turn That's Mine stealing from you)
         own_terms = is_surprise_window(target) and target.kind == "play" and not impl.cannot_answer(self, card, target, player)
         counter = is_surprise_window(target) and not own_terms
-        if player == st.active_player and not (is_surprise_window(target) and target.by != player):
+        if target.shown and not counter:
+            raise Rejected(f"{d.name} comes too late: {self.name(target.card)} has already been carried out and its "
+                           "outcome seen (cards taken at random, or dealt out from the pile). A Surprise against an "
+                           "action must come right after it is played, before any of its effect, not once its outcome "
+                           "is known (the FAQ rules so for Random Tax; the engine applies it to every such effect)",
+                           "random-tax-surprise-timing", ("surprise-too-late",))
+        # the window is part of the turn in which its card was played, even when that card
+        # ended the turn: a Surprise in it by the next player is played out of turn
+        turn_of = target.before.active_player if target.before is not None else st.active_player
+        if player == turn_of and not (is_surprise_window(target) and target.by != player):
             cites = ["no-out-of-turn-function-own-turn"]
             if target.card_type == "goal":
                 cites.append("canceled-plans-own-goal")
@@ -93,7 +110,21 @@ class Responses:
                 raise Rejected(problem[0], problem[1], tuple(problem[2:]))
             reason = impl.answer_reason(self, card, target)
             cites = ("rule-surprise-two-functions",) + impl.extra_cites(self, card, target)
+        preempted = self._preempted
+        if preempted is not None:
+            self.say(f"{player}'s {d.name} answers {self.name(target.card)}, whose window is still open: it comes before "
+                     f"`{preempted.event.describe()}`, which is set aside (and, with the table changed, has to be made "
+                     "again if it still stands).", "turn-ending-window-before-turn-ends")
+        elif turn_of != st.active_player:
+            self.say(f"{turn_of}'s turn is ending, but the response window of {self.name(target.card)} closes before "
+                     f"the turn ends: {player}'s {d.name} is played out of turn, within {turn_of}'s turn.",
+                     "turn-ending-window-before-turn-ends", "rule-surprise-two-functions")
         self._cancel(player, card, target, reason, cites, counter)
+        base = target
+        while base.target is not None:       # a chain of Surprises belongs to the turn of the play beneath it
+            base = base.target
+        if base.before is not None:
+            self._event_turn = base.before.turn_number
 
     def _surprise_in_reach(self, player: str, key: str, st: State, card: int | None = None) -> int | None:
         """The copy of the Surprise `player` can play: from the hand, or for the active
@@ -174,19 +205,73 @@ class Responses:
             self.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
                      "beneath it.", "surprise-chain-parity")
         else:
+            if self._resume is not None and self._resume.decision is not None and self._resume.event.verb != "end_turn":
+                self.say(f"{d.name} comes before any of {victim.name}'s effect, which was still waiting "
+                         f"({self._resume.decision.describe()}): none of it happens.",
+                         "surprise-cancel-rule-for-everyone" if victim.type == "rule" else "random-tax-surprise-timing")
             d.impl.cancel(self, card, target, player)
             if target.counted and target.by == st.active_player:
                 self.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
                          "canceled-play-not-replaced", "canceled-card-lost-play-used")
+        if target.resume is None:           # (a resumed play goes on instead)
+            self._finish_interrupted(target, [w for w in now.windows if w.kind == "use" and w.serial == target.serial
+                                              and w is not target])
         if player == st.active_player:
             self.say(f"Countering a Surprise costs {player} no play.", "counter-surprise-not-a-play",
                      "counter-surprise-no-in-turn-use")
-        st.windows = [Window("surprise", card, player, SURPRISE, before_surprise, st.serial, target=target)]
+        st.windows = [Window("surprise", card, player, SURPRISE, before_surprise, st.serial, target=target,
+                             resume=self._resume)]
+        if target.resume is not None:       # the effect goes on from its decision; nothing more to settle now
+            self._resume_waiting(target.resume, (card, target.card) if counter else (card,))
+            return
         self.close_finished_temp_hands()
         self.checkpoint()
         if now.winner and not st.winner:
             self.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
                      "surprise-can-stop-win")
+
+    def _finish_interrupted(self, target: Window, uses: list[Window]) -> None:
+        """The canceled card was played by an Action still being carried out (Scavenger,
+        Let's Do That Again!, Use What You Take) or by a free action (`uses`: Mystery
+        Play, Play All +1): the table was restored from the middle of it. What is left of
+        it is carried out (`after_inner_cancel`), then an Action goes to the discard pile
+        as any finished Action does, unless a temporary hand it opened is still in use: a
+        cancel never loses a card."""
+        st = self.state
+        for c in list(reversed(st.resolving)):        # the innermost Action first
+            if c == target.card or c not in self.state.resolving:
+                continue
+            st = self.state
+            if st.defs[c].type in (ACTION, DANGER, SURPRISE):
+                if not any(t.source == c for t in st.temp_hands):
+                    self.say(f"{self.name(c)} had played {self.name(target.card)}; with that card canceled, what is "
+                             f"left of {self.name(c)} is carried out and it is over.", "conserve-cards-on-cancel")
+                    st.defs[c].impl.after_inner_cancel(self, c, target.by)
+                self.finish_action(c)
+            else:
+                st.resolving.remove(c)
+                st.discard.insert(0, c)
+                self.say(f"{self.name(c)}, which was on its way when {self.name(target.card)} was canceled, goes to the "
+                         "discard pile.", "conserve-cards-on-cancel")
+        for w in uses:        # a free action that played the card (Play All +1) finishes too
+            if target.kind == "play" and w.card in self.state.in_play():
+                self.say(f"{self.name(target.card)} was played by {w.by}'s use of {self.name(w.card)}; what is left of "
+                         "that free action is carried out.", "conserve-cards-on-cancel")
+                self.state.defs[w.card].impl.after_inner_cancel(self, w.card, w.by)
+
+    def _resume_waiting(self, waiting, discarded: tuple[int, ...]) -> None:
+        """The canceled Surprise had answered a play whose effect was waiting for a
+        decision: that play stands again and its effect goes on from the same decision.
+        It will be re-run from its own snapshot, where the Surprises now discarded must be
+        in the discard pile too."""
+        snap = waiting.snapshot.clone()
+        for c in discarded:
+            _lift(snap, c)
+            snap.discard.insert(0, c)
+        self._resumed = replace(waiting, snapshot=snap, answers=list(waiting.answers))
+        what = waiting.event.describe()
+        self.say(f"The canceled Surprise had come before any effect of `{what}`; that play stands again and its effect "
+                 f"goes on from where it stood: {waiting.decision.describe()}.", "surprise-chain-parity")
 
 
 def _lift(st: State, card: int) -> None:

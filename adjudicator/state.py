@@ -59,9 +59,11 @@ class TempHand:
     cards: list[int]
     plays: int                    # how many of its cards must be played
     made: int = 0                 # plays made from it so far
+    drawn: int = 0                # cards the source asked to draw into it so far
+    params: tuple[str, str] = ("", "")  # the source's draw and play parameters, re-read when numbers change
 
     def copy(self) -> "TempHand":
-        return TempHand(self.owner, self.source, list(self.cards), self.plays, self.made)
+        return TempHand(self.owner, self.source, list(self.cards), self.plays, self.made, self.drawn, self.params)
 
 
 @dataclass
@@ -78,7 +80,10 @@ class Window:
     counted: bool = False         # it used one of the player's plays
     in_temp: bool = False         # played from a temporary hand
     victims: tuple[str, ...] = () # players whose Keepers it takes
+    takers: tuple[tuple[str, str], ...] = ()  # (victim, who receives the Keeper taken from them)
     target: "Window | None" = None  # for a Surprise: the window it answered
+    shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
+    resume: Any = None            # the play whose effect was waiting for a decision when this came (to resume it)
 
 
 @dataclass

@@ -280,7 +280,6 @@ def validate(raw: dict[str, dict[str, Any]], checklist: list[str] | None = None)
         want = set(checklist)
         for rid in sorted(want - set(ids)):
             problems.append(f"checklist id {rid!r} has no record")
-        # records beyond the checklist are official rulings found since the seeds
         for rid in sorted({r for r in checklist if checklist.count(r) > 1}):
             problems.append(f"checklist lists {rid!r} more than once")
     return problems

@@ -145,6 +145,17 @@ def play_randomly(engine: Engine, rng: random.Random, steps: int) -> int:
         if engine.state.game_over and (engine.pending is None and not engine.legal_events()):
             return n
         if engine.pending is not None:
+            # a Surprise may answer a play while its effect waits for a decision
+            st_ = engine.state
+            surprises = [Event("surprise", st_.defs[c].key, by=p) for p in st_.players for c in st_.hands[p]
+                         if st_.defs[c].type == "surprise"]
+            if surprises and engine.pending.event.verb in ("play", "use") and rng.random() < 0.3:
+                waiting = engine.pending
+                result = engine.submit(rng.choice(surprises))
+                if result.status == "rejected":
+                    assert engine.pending is waiting, "a refused Surprise leaves the play waiting"
+                check_invariants(engine, total)
+                continue
             if engine.pending.decision.chance:
                 engine.answer_by_chance()
             else:

@@ -67,3 +67,42 @@ def test_check_reports_bad_file_as_fail_not_traceback(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("FAIL ") and "bad.yaml:3:17: no card is called 'Nope'" in out[0]
     assert out[-1] == "0 passed, 1 failed"
+
+
+@pytest.mark.parametrize("text,line,needle", [
+    # several Keepers fit: the file must say which
+    ("format: 1\ntable:\n  players: [Ann, Ben]\n  keepers:\n    Ann: [Evil, Milk, Bread]\n", 5, "say which in table.attached"),
+    ("format: 1\ntable:\n  players: [Ann, Ben]\n  keepers:\n    Ann: [Evil, Milk]\n    Ben: [Bread]\n"
+     "  attached: {Evil: Bread}\n", 7, "must both stand in one player's keepers"),
+    ("format: 1\ntable:\n  players: [Ann, Ben]\n  keepers:\n    Ann: [Malfunction, Milk]\n"
+     "  attached: {Malfunction: Milk}\n", 6, "cannot be attached to Milk"),
+    ("format: 1\ntable:\n  players: [Ann, Ben]\n  keepers:\n    Ann: [War, Milk]\n  attached: {War: Milk}\n", 6,
+     "not a Creeper that attaches"),
+    ("format: 1\ntable:\n  players: [Ann, Ben]\n  goals: [Milk & Cookies]\n  keepers:\n    Ann: [Milk, Cookies]\n", 4,
+     "Ann already meets Milk & Cookies"),
+])
+def test_positions_refused_with_their_line(tmp_path, text, line, needle):
+    path = write_scenario(tmp_path, text)
+    with pytest.raises(InputError) as exc:
+        load_scenario(str(path))
+    assert exc.value.line == line and needle in str(exc.value), str(exc.value)
+
+
+def test_attachment_defaults(tmp_path):
+    from adjudicator.replay import start_engine
+
+    one = load_scenario(str(write_scenario(tmp_path, "format: 1\ntable:\n  players: [Ann, Ben]\n  keepers:\n"
+                                                     "    Ann: [Brain Parasites, Milk, The Doctor]\n    Ben: [Evil]\n")))
+    st = start_engine(one)[0].state
+    assert {st.name(c): st.name(k) for c, k in st.attachments.items()} == {"Brain Parasites": "The Doctor"}
+    named = load_scenario(str(write_scenario(tmp_path, "format: 1\ntable:\n  players: [Ann, Ben]\n  keepers:\n"
+                                                       "    Ann: [Evil, Milk, Bread]\n  attached: {Evil: Bread}\n",
+                                             name="t2.yaml")))
+    st = start_engine(named)[0].state
+    assert {st.name(c): st.name(k) for c, k in st.attachments.items()} == {"Evil": "Bread"}
+
+
+def test_copies_anywhere_are_legal(tmp_path):
+    sc = load_scenario(str(write_scenario(tmp_path, "format: 1\ntable:\n  players: [Ann, Ben]\n  rules: [Play 2]\n"
+                                                    "  hands:\n    Ann: [Play 2, Milk]\n  keepers:\n    Ben: [Milk]\n")))
+    assert [r.card.name for r in sc.position["hands"]["Ann"]] == ["Play 2", "Milk"]

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from whoosh.fields import KEYWORD, TEXT
 
 from rulings import corpus, search
-from rulings.corpus import load_corpus
 from rulings.search import MANIFEST, ensure_index, make_schema
 
 
@@ -130,11 +129,11 @@ def test_known_words_and_plurals_get_no_suggestion():
 
 def test_index_is_kept_in_the_cache_and_reused(cache):
     info = ensure_index()
-    assert info["built"] and info["docs"] == len(load_corpus())
+    assert info["built"] and info["docs"] == len(corpus.load_corpus())
     folder = Path(info["folder"])
     assert folder.parent == cache / "index"
     manifest = json.loads((folder / MANIFEST).read_text())
-    assert manifest["hash"] == info["hash"] and manifest["docs"] == len(load_corpus())
+    assert manifest["hash"] == info["hash"] and manifest["docs"] == len(corpus.load_corpus())
     search.forget_loaded()               # as a new process would
     again = ensure_index()
     assert not again["built"] and again["folder"] == info["folder"]
@@ -154,7 +153,7 @@ def test_stale_index_is_rebuilt_when_the_inputs_change(cache, tmp_path):
     src.write_text("Q: Can the dog eat the Cookies keeper?\nA: Only on Tuesdays, in our house.\n")
     ingest.ingest_files([src])
     new = ensure_index()
-    assert new["hash"] != old["hash"] and new["built"] and new["docs"] == len(load_corpus()) + 1
+    assert new["hash"] != old["hash"] and new["built"] and new["docs"] == old["docs"] + 1
     assert not Path(old["folder"]).exists()  # the stale folder is cleaned away
     assert search.search("tuesdays dog").ids[0].startswith("imported-")
 
@@ -208,7 +207,7 @@ def test_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
     blocker.write_text("not a directory")
     monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(blocker / "cache"))
     info = ensure_index()
-    assert info["folder"] is None and info["docs"] == len(load_corpus())
+    assert info["folder"] is None and info["docs"] == len(corpus.load_corpus())
     assert search.search("hand limit").hits
 
 

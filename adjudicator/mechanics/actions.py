@@ -217,7 +217,7 @@ class TempHandAction(Mechanic):
     rulings = ("rule-nested-action-example", "rule-d3p2-creeper-redraw", "rule-action-whole-effect-one-play")
 
     def play(self, e, card, player):
-        e.open_temp_hand(player, card, e.num(card, "draw"), e.num(card, "play"))
+        e.open_temp_hand(player, card, "draw", "play")
 
 
 @register
@@ -229,13 +229,13 @@ class TodaysSpecial(Mechanic):
 
     def play(self, e, card, player):
         if e.choose("table", player, f"Is it {player}'s birthday today?", []):
-            plays, why = e.num(card, "birthday"), "a birthday"
+            day, why = "birthday", "a birthday"
         elif e.choose("table", player, "Is today a holiday or a special anniversary?", []):
-            plays, why = e.num(card, "holiday"), "a holiday"
+            day, why = "holiday", "a holiday"
         else:
-            plays, why = e.num(card, "other"), "an ordinary day"
-        e.say(f"The table agrees it is {why}: {plays} of the cards will be played.")
-        e.open_temp_hand(player, card, e.num(card, "draw"), plays)
+            day, why = "other", "an ordinary day"
+        e.say(f"The table agrees it is {why}: {e.num(card, day)} of the cards will be played.")
+        e.open_temp_hand(player, card, "draw", day)
 
 
 @register
@@ -278,13 +278,16 @@ class EverybodyGets(Mechanic):
             for p in order:
                 got = len(deal.get(p, []))
                 if full and got != each:
-                    raise BadAnswer(f"{e.name(card)}: every player gets exactly {each}; {p} was given {got}")
+                    raise BadAnswer(f"{e.name(card)}: every player gets exactly {each}; {p} was given {got}",
+                                    forbidden=True)
         with e.atomic():
             for p, cards in deal.items():
                 for c in cards:
                     st.resolving.remove(c)
                     st.hands[p].append(c)
                 e.say(f"{p} gets {len(cards)} card(s).")
+        if len(set(order)) > 1:
+            e.effect_shown()       # the players have seen what they were dealt: a Surprise now is too late
 
 
 @register
@@ -401,20 +404,37 @@ class ShareTheWealth(Mechanic):
         pool = _keepers_of(e, st.players, {KEEPER})
         if not pool:
             return _nothing(e, card, "no Keepers in play")
+        order = e.seat_order(start=player)
+        # one at a time from the player who played it, in seat order: the first few get one more
+        counts = {p: len(pool) // len(order) + (1 if i < len(pool) % len(order) else 0) for i, p in enumerate(order)}
         with e.atomic():
             for p in st.players:
                 st.keepers[p] = [k for k in st.keepers[p] if k not in pool]
             st.resolving.extend(pool)
-            order = e.seat_order(start=player)
-            i = 0
-            while pool:
-                to = order[i % len(order)]
-                c = e.chance(player, f"the next shuffled Keeper, dealt to {to}", list(pool))
-                pool.remove(c)
-                st.resolving.remove(c)
-                st.keepers[to].append(c)
-                i += 1
-        e.say("Every Keeper is gathered, shuffled and dealt out again one at a time.")
+            if e.next_answer_is_mapping():
+                # the table says where each Keeper ended up (a `deal` answer), checked against the dealing order
+                deal = e.choose("deal", player, f"the shuffled Keepers dealt one at a time from {player}: " +
+                                ", ".join(f"{p} {n}" for p, n in counts.items()), list(pool))
+                wrong = [f"{p} gets {counts[p]}, not {len(deal.get(p, []))}" for p in order
+                         if len(deal.get(p, [])) != counts[p]]
+                if wrong:
+                    raise BadAnswer(f"{e.name(card)} deals one card at a time starting with {player}, so "
+                                    + "; ".join(wrong), forbidden=True)
+                for p in order:
+                    for c in deal.get(p, []):
+                        st.resolving.remove(c)
+                        st.keepers[p].append(c)
+            else:
+                i = 0
+                while pool:
+                    to = order[i % len(order)]
+                    c = e.chance(player, f"the next shuffled Keeper, dealt to {to}", list(pool))
+                    pool.remove(c)
+                    st.resolving.remove(c)
+                    st.keepers[to].append(c)
+                    i += 1
+        e.say(f"Every Keeper is gathered, shuffled and dealt out again one at a time, starting with {player}: " +
+              ", ".join(f"{p} gets {n}" for p, n in counts.items()) + ".")
 
 
 @register

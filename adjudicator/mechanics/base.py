@@ -72,6 +72,11 @@ class Mechanic:
     def use(self, e: "Engine", card: int, player: str) -> None:
         """Carry out a free action."""
 
+    def after_inner_cancel(self, e: "Engine", card: int, player: str) -> None:
+        """What is left of this Action's effect when a card it played is canceled by a
+        Surprise (the table is restored from the moment that card was played). Nothing
+        by default: the Action ends there and is discarded."""
+
     # -- rules in play -----------------------------------------------------
     def on_enter(self, e: "Engine", card: int, by: str) -> None:
         """A rule has just been put in play."""

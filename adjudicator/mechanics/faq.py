@@ -4,6 +4,7 @@ mechanic does that part and says plainly in the verdict what the seeds leave ope
 
 from __future__ import annotations
 
+from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, KEEPER, META_RULE, RULE, Mechanic, Param, register
 from adjudicator.mechanics.free_actions import MysteryPlay
 
@@ -110,6 +111,11 @@ class PlayAllPlusOne(Mechanic):
                 return
         e.end_turn(e.name(card), immediately=True)
 
+    def after_inner_cancel(self, e, card, player):
+        # the card the +1 played was canceled; taking the +1 still ends the turn
+        if not e.state.game_over and e.state.phase == "play":
+            e.end_turn(e.name(card), immediately=True)
+
 
 @register
 class GiftGiveaway(Mechanic):
@@ -138,6 +144,11 @@ class GiftGiveaway(Mechanic):
                     held[p] = k
             e.say("First everyone lifts a Keeper (" + ", ".join(f"{p}: {e.name(k)}" for p, k in held.items()) +
                   "); a player holding one aloft still counts as having it.", "gift-giveaway-holding-keeper")
+            # the table may say where every lifted Keeper went at once (a `deal` answer)
+            given = None
+            if held and e.next_answer_is_mapping():
+                dealt = e.choose("deal", player, "who received each lifted Keeper", list(held.values()))
+                given = {k: q for q, ks in dealt.items() for k in ks}
             received: set[str] = set()
             for p in order:
                 if p not in held:
@@ -149,7 +160,14 @@ class GiftGiveaway(Mechanic):
                 empty += [q for q in order if q != p and q not in received and q in held and held[q] is None
                           and not any(st.defs[x].type == KEEPER for x in st.keepers[q]) and q not in empty]
                 options = empty or [q for q in order if q != p]
-                to = e.choose("player", p, f"{p} gives {e.name(k)} to", options)
+                if given is None:
+                    to = e.choose("player", p, f"{p} gives {e.name(k)} to", options)
+                elif given[k] in options:
+                    to = given[k]
+                else:
+                    raise BadAnswer(f"{p} cannot give {e.name(k)} to {given[k]}: it must go to one of "
+                                    f"{', '.join(options)}" + (" (players with no Keepers come first)" if empty else ""),
+                                    forbidden=True)
                 e.move_to(k, to)
                 held[p] = None  # type: ignore[assignment]
                 received.add(to)

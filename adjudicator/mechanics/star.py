@@ -544,6 +544,11 @@ class WhatDoYouWant(Mechanic):
         if st.turn_number == turn:
             _turn_ends(e, card, player, inside)
 
+    def after_inner_cancel(self, e, card, player):
+        # the card it played was canceled; the turn still ends, as the card says
+        _action_done(e, card, player)
+        _turn_ends(e, card, player, bool(e.state.temp_hands))
+
 
 @register
 class ReturnTaggedKeepers(Mechanic):
@@ -573,7 +578,7 @@ class ReturnTaggedKeepers(Mechanic):
                 e.land(k, st.hands[holder or p])
             if holder:
                 for p in dict.fromkeys(p for p, _ in beings if p != holder):
-                    e.note_victim(p)
+                    e.note_victim(p, holder)
             e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")
             if holder:
                 e.say(f"{holder} has the {p_['gatherer']} working, so every one of them goes to {holder}'s hand: "

@@ -171,8 +171,8 @@ class ItsATrap(SurpriseMechanic):
             return None
         name = e.state.defs[card].name if card is not None else "It's A Trap!"
         return (f"{name} answers only an action that is taking one of {player}'s Keepers; "
-                f"{e.name(window.card)} takes none, so it would have no effect", "no-burning-surprises",
-                "stop-that-vs-free-action")
+                f"{e.name(window.card)} takes none (nobody receives a Keeper of {player}'s through it), so it would "
+                "have no effect", "no-burning-surprises", "stop-that-vs-free-action", "its-a-trap-takes-from-receiver")
 
     def answer_reason(self, e, card, window) -> str:
         return f"{e.name(card)} springs on an action stealing one of your Keepers"
@@ -185,12 +185,21 @@ class ItsATrap(SurpriseMechanic):
     def cancel(self, e, card, window, player):
         st = e.state
         super().cancel(e, card, window, player)
-        thief = window.by
+        # the trap springs on whoever would have received the Keepers: the one acting, or
+        # someone else (Beam Us Up! sends them to the Teleporter's owner)
+        receivers = [r for v, r in window.takers if v == player and r != player]
+        thief = receivers[0] if receivers else window.by
+        cites = ("its-a-trap-takes-from-receiver",)
+        if thief != window.by:
+            e.say(f"Your Keepers would have gone to {thief}, not to {window.by} who played "
+                  f"{e.name(window.card)}: the trap takes from {thief}.", *cites)
         targets = [k for k in st.keepers[thief] if st.defs[k].type == KEEPER]
         if targets:
             k = e.choose("card", player, f"{player} steals one of {thief}'s Keepers", targets)
             e.move_to(k, player)
-            e.say(f"Instead, {player} steals {e.name(k)} from {thief}.")
+            e.say(f"Instead, {player} steals {e.name(k)} from {thief}.", *cites)
+        else:
+            e.say(f"{thief} has no Keeper for {player} to take.", *cites)
 
     def play(self, e, card, player):
         st = e.state

@@ -142,7 +142,7 @@ class Engine(Quantities, Responses):
         waiting = self.pending
         assert waiting is not None
         partial = self.state
-        answers = [Answer(a, "choose", event.line) for a in event.answers]
+        answers = [Answer(a, "choose", event.line, event.written) for a in event.answers]
         own = any(w.serial == partial.serial for w in partial.windows)
         self.pending = None
         if own:

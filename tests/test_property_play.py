@@ -174,7 +174,7 @@ def play_randomly(engine: Engine, rng: random.Random, steps: int) -> int:
     return steps
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=examples(30))
 @given(seed=st.integers(0, 10**9), steps=st.integers(5, 60), deck=st.sampled_from([None, *DECKS]),
        seats=st.sampled_from(SEATS))
 def test_random_legal_play_keeps_every_card(seed, steps, deck, seats):

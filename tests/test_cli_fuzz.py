@@ -143,7 +143,11 @@ def test_ingest_a_file_whose_name_is_not_utf8(tmp_path, capsys):
     assert "faq-caf\\xe9.txt: 1 question(s), 1 answered" in out.out
     assert main(["search", "owned", "--json"]) == 0
     found = capsys.readouterr().out
-    for bad in ("\x1b", "\x07", "\x9b", "\u202e"):
-        assert bad not in out.out + out.err + found
     hits = json.loads(found)                  # the escapes keep JSON output valid JSON
+    [rid] = [h["id"] for h in hits["hits"] if h["id"].startswith("imported-")]
+    assert main(["ruling", rid]) == 0
+    plain = capsys.readouterr().out
+    assert "Yes \\x1b]0;owned\\x07 you \\u009b2J can\\u202e." in plain
+    for bad in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert bad not in out.out + out.err + plain + found
     assert "\x9b2J" in json.dumps(hits, ensure_ascii=False)

@@ -134,7 +134,7 @@ def _refuse_bad_name(node: Node, name: str, what: str) -> None:
 def _ruling_id(node: Node, what: str) -> str:
     """A ruling id (`cites`, `rejected`): kebab-case and known to the corpus, with a did-you-mean."""
     rid = node.as_str(what)
-    if len(rid) > 100 or not _ID.match(rid):
+    if len(rid) > MAX_NAME_CHARS or not _ID.match(rid):
         raise node.error(f"{what} {rid[:60]!r} is not a ruling id: ids are kebab-case (lowercase words "
                          "joined by '-')")
     from rulings.corpus import imported_rulings, load_corpus, suggest_ids

@@ -124,6 +124,36 @@ class _Reader:
                                  f"counted); a table holds at most {MAX_TABLE_CARDS:,}")
 
 
+def check_card_counts(root: Node | None) -> None:
+    """Refuse a document that names more cards than any scenario could (copies and
+    `? xN` counted, in any list anywhere), before anything expands them. The app's
+    Open calls this on files it keeps as plain data; the loader counts table and
+    expectations separately as it reads them."""
+    total = 0
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node.value, dict):
+            stack.extend(node.value.values())
+        elif isinstance(node.value, list):
+            for item in node.value:
+                if not isinstance(item.value, str):
+                    stack.append(item)
+                    continue
+                count = 1
+                m = _COPIES.match(item.value.strip())
+                if m:
+                    digits = m.group(2)
+                    count = int(digits) if len(digits) <= 6 else MAX_COPIES + 1
+                    if count > MAX_COPIES:
+                        raise item.error(f"{clip(m.group(1))} x{clip(digits, 10)}: the number of copies must be "
+                                         f"from 1 to {MAX_COPIES}")
+                total += count
+                if total > MAX_CARD_REFS:
+                    raise item.error(f"the scenario names more than {MAX_CARD_REFS:,} cards (copies and `xN` "
+                                     "counted); that is the limit")
+
+
 def _refuse_bad_name(node: Node, name: str, what: str) -> None:
     """Names that could deceive a reader (invisible, mixed-script, overlong) are refused."""
     problem = name_problem(name)

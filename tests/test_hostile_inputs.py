@@ -249,3 +249,31 @@ def test_ingest_reads_regular_files_only(tmp_path, kind):
         os.mkfifo(target)
     [report] = ingest_files([target])
     assert "only regular files are read" in report.error
+
+
+# --------------------------------------------------------------------------- the app's Open
+
+@pytest.mark.parametrize("family", ["alias_bomb", "nested_lists", "question_copies", "card_copies_in_expectations",
+                                    "huge_copies", "oversized", "fifo", "device"])
+def test_the_app_opens_hostile_files_as_errors(tmp_path, family):
+    """The app's Open reads through the same bounded reader: every hostile file becomes
+    a session showing its error (the file untouched), never a hang or a crash."""
+    import random
+
+    from tests import hostile_files
+    from tui.session import Session
+
+    if family == "fifo":
+        path = tmp_path / "pipe.yaml"
+        os.mkfifo(path)
+    elif family == "device":
+        path = "/dev/zero"
+    else:
+        path = tmp_path / f"{family}.yaml"
+        path.write_text(getattr(hostile_files, family)(random.Random(0)), encoding="utf-8")
+    before = os.stat(path).st_mtime_ns if family not in ("fifo", "device") else None
+    session = Session.open(str(path))
+    assert isinstance(session.error, InputError) and session.error.message
+    assert len(session.error.message) < 300
+    if before is not None:
+        assert os.stat(path).st_mtime_ns == before

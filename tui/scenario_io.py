@@ -42,7 +42,10 @@ class DocumentError(ValueError):
 
 def loads(text: str, path: str = "<text>") -> Any:
     """Plain data from YAML text, read by the engine's strict reader (raises InputError)."""
+    from adjudicator.scenario import check_card_counts
+
     node = strictyaml.parse(text, path)
+    check_card_counts(node)      # before the table editor expands any `xN`
     return None if node is None else node.plain_data()
 
 

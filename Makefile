@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test fuzz bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,8 +15,16 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/fluxx-judge
 
+# Derandomized (hypothesis profile `ci`): the same examples every run.
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The same properties with fresh random seeds and FLUXX_FUZZ_FACTOR (default 20) times
+# the examples. A failure prints the example (and a @reproduce_failure blob): add it to
+# the test as an @example(...) or a plain test so `make test` keeps checking it.
+FUZZ_TESTS := $(shell grep -l -e '^from hypothesis' -e 'fuzzing()' tests/test_*.py)
+fuzz: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider --hypothesis-profile=fuzz $(FUZZ_TESTS)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

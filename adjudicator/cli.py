@@ -147,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         return cmd_app(args)
+    if args.func is not cmd_app:
+        from adjudicator.text import use_printable_output
+
+        use_printable_output()
     try:
         return args.func(args)
     except FluxxJudgeError as exc:

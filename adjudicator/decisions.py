@@ -40,6 +40,7 @@ class Answer:
     value: Any
     verb: str = "choose"            # choose | random
     line: int | None = None
+    written: bool = False           # typed by a person: numbers name no card (ids are the engine's own)
 
 
 class NeedDecision(Exception):

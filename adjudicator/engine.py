@@ -120,11 +120,11 @@ class Engine(Quantities, Responses):
                                     f"answer it with `choose:` before `{event.describe()}`")
             value = event.answer if event.verb == "choose" else event.card
             self._check_answer_kind(self.pending.decision, event.verb)
-            self.pending.answers.append(Answer(value, event.verb, event.line))
+            self.pending.answers.append(Answer(value, event.verb, event.line, event.written))
             return self._run(self.pending)
         if event.verb in ("choose", "random") and not self._random_first_play(event):
             raise ScenarioFault(f"`{event.describe()}` answers nothing: no decision is pending")
-        pend = _Pending(event, self.state, [Answer(a, "choose", event.line) for a in event.answers],
+        pend = _Pending(event, self.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
                         start_turn=self.state.turn_number)
         return self._run(pend)
 
@@ -142,7 +142,7 @@ class Engine(Quantities, Responses):
         waiting = self.pending
         assert waiting is not None
         partial = self.state
-        answers = [Answer(a, "choose", event.line) for a in event.answers]
+        answers = [Answer(a, "choose", event.line, event.written) for a in event.answers]
         own = any(w.serial == partial.serial for w in partial.windows)
         self.pending = None
         if own:
@@ -375,8 +375,8 @@ class Engine(Quantities, Responses):
         self._next_answer += 1
         return answer
 
-    def _match_card(self, decision: Decision, value: Any, pool: list[int]) -> int:
-        if isinstance(value, int) and not isinstance(value, bool) and value in pool:
+    def _match_card(self, decision: Decision, value: Any, pool: list[int], written: bool = False) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value in pool and not written:
             return value                              # an answer the engine itself produced
         if not isinstance(value, str):
             raise BadAnswer(f"{value!r} is not a card name; {decision.describe()} (options: {', '.join(decision.option_names)})")
@@ -398,13 +398,13 @@ class Engine(Quantities, Responses):
         if decision.chance or kind == "card":
             if decision.options and not isinstance(decision.options[0], int):
                 return self._match_player(decision, value)
-            return self._match_card(decision, value, decision.options)
+            return self._match_card(decision, value, decision.options, answer.written)
         if kind in ("discard", "discard_keepers", "cards"):
             values = value if isinstance(value, list) else [value]
             pool = list(decision.options)
             picked = []
             for v in values:
-                c = self._match_card(decision, v, pool)
+                c = self._match_card(decision, v, pool, answer.written)
                 pool.remove(c)
                 picked.append(c)
             if kind == "cards":
@@ -432,7 +432,7 @@ class Engine(Quantities, Responses):
             raise BadAnswer(f"{value!r} is not an allowed number ({decision.options}); {decision.describe()}",
                             forbidden=isinstance(value, int) and not isinstance(value, bool))
         if kind == "deal":
-            return self._interpret_deal(decision, value)
+            return self._interpret_deal(decision, value, answer.written)
         raise BadAnswer(f"cannot answer a {kind} decision")  # pragma: no cover
 
     def _match_player(self, decision: Decision, value: Any) -> str:
@@ -443,7 +443,7 @@ class Engine(Quantities, Responses):
         raise BadAnswer(f"{value!r} is not one of the players that can be chosen: {decision.describe()} "
                         f"(options: {', '.join(map(str, decision.options))})", forbidden=isinstance(value, str))
 
-    def _interpret_deal(self, decision: Decision, value: Any) -> dict[str, list[int]]:
+    def _interpret_deal(self, decision: Decision, value: Any, written: bool = False) -> dict[str, list[int]]:
         if not isinstance(value, dict):
             raise BadAnswer(f"a deal is answered with a mapping of player to cards; {decision.describe()}")
         pool = list(decision.options)
@@ -452,7 +452,7 @@ class Engine(Quantities, Responses):
             player = self._match_player(Decision("player", decision.by, decision.prompt, self.state.players), who)
             out[player] = []
             for v in (cards if isinstance(cards, list) else [cards]):
-                c = self._match_card(decision, v, pool)
+                c = self._match_card(decision, v, pool, written)
                 pool.remove(c)
                 out[player].append(c)
         if pool:

@@ -18,6 +18,7 @@ class Event:
     answer: Any = None               # the answer of a `choose:` event
     note: str = ""
     line: int | None = None
+    written: bool = False            # typed by a person (a scenario file): a bare number is never a card
 
     def describe(self) -> str:
         if self.verb == "end_turn":

@@ -84,15 +84,10 @@ def cmd_export(args) -> int:
 
     text = export(full_graph(), args.format)
     if args.output:
-        import os
-        import tempfile
+        from adjudicator.atomic_io import write_atomic
 
-        folder = os.path.dirname(os.path.abspath(args.output))
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".graph-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, args.output)
-        print(f"wrote {args.output}")
+        written = write_atomic(args.output, text)
+        print(f"wrote {written}")
     else:
         sys.stdout.write(text)
     return 0

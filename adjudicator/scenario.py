@@ -16,9 +16,11 @@ from adjudicator import strictyaml
 from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
 from adjudicator.errors import InputError
 from adjudicator.events import Event
+from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS, MAX_TABLE_CARDS
+from adjudicator.names import name_problem, skeleton
 from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL, BASIC
 from adjudicator.state import State
-from adjudicator.strictyaml import Node, check_keys
+from adjudicator.strictyaml import Node, check_keys, clip
 
 TOP_KEYS = ["format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle"]
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
@@ -78,9 +80,13 @@ class _Reader:
     def __init__(self, catalogue: Catalogue, editions: list[str] | None):
         self.cat = catalogue
         self.editions = editions
+        self.named = 0            # cards named so far, copies counted
+        self.on_table: int | None = 0   # cards on the table so far; None once the table is read
 
     def card(self, node: Node, what: str = "card") -> CardDef:
         name = node.as_str(what)
+        if name.strip() != "?":
+            _refuse_bad_name(node, name, what)
         try:
             return self.cat.resolve(name, self.editions)
         except UnknownName as exc:
@@ -94,13 +100,84 @@ class _Reader:
             count = 1
             m = _COPIES.match(name.strip())
             if m:
-                name, count = m.group(1), int(m.group(2))
-                if count < 1 or count > 500:
-                    raise item.error(f"{name} x{count}: the number of copies must be from 1 to 500")
+                name, digits = m.group(1), m.group(2)
+                count = int(digits) if len(digits) <= 6 else MAX_COPIES + 1
+                if count < 1 or count > MAX_COPIES:
+                    raise item.error(f"{name[:40]} x{digits[:10]}{'…' if len(digits) > 10 else ''}: "
+                                     f"the number of copies must be from 1 to {MAX_COPIES}")
+            self.count(item, count)
             probe = Node(name, item.line, item.col, item.path)
             card = self.card(probe, f"a card in {what}")
             out.extend(CardRef(card, item) for _ in range(count))
         return out
+
+    def count(self, item: Node, count: int) -> None:
+        """Bound the cards a file can make: on the table, and named anywhere in it."""
+        self.named += count
+        if self.named > MAX_CARD_REFS:
+            raise item.error(f"the scenario names more than {MAX_CARD_REFS:,} cards (copies and `xN` counted); "
+                             f"that is the limit")
+        if self.on_table is not None:
+            self.on_table += count
+            if self.on_table > MAX_TABLE_CARDS:
+                raise item.error(f"the table would hold more than {MAX_TABLE_CARDS:,} cards (copies and `? xN` "
+                                 f"counted); a table holds at most {MAX_TABLE_CARDS:,}")
+
+
+def check_card_counts(root: Node | None) -> None:
+    """Refuse a document that names more cards than any scenario could (copies and
+    `? xN` counted, in any list anywhere), before anything expands them. The app's
+    Open calls this on files it keeps as plain data; the loader counts table and
+    expectations separately as it reads them."""
+    total = 0
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node.value, dict):
+            stack.extend(node.value.values())
+        elif isinstance(node.value, list):
+            for item in node.value:
+                if not isinstance(item.value, str):
+                    stack.append(item)
+                    continue
+                count = 1
+                m = _COPIES.match(item.value.strip())
+                if m:
+                    digits = m.group(2)
+                    count = int(digits) if len(digits) <= 6 else MAX_COPIES + 1
+                    if count > MAX_COPIES:
+                        raise item.error(f"{clip(m.group(1))} x{clip(digits, 10)}: the number of copies must be "
+                                         f"from 1 to {MAX_COPIES}")
+                total += count
+                if total > MAX_CARD_REFS:
+                    raise item.error(f"the scenario names more than {MAX_CARD_REFS:,} cards (copies and `xN` "
+                                     "counted); that is the limit")
+
+
+def _refuse_bad_name(node: Node, name: str, what: str) -> None:
+    """Names that could deceive a reader (invisible, mixed-script, overlong) are refused."""
+    problem = name_problem(name)
+    if problem:
+        raise node.error(f"{what}: {problem}")
+
+
+def _ruling_id(node: Node, what: str) -> str:
+    """A ruling id (`cites`, `rejected`): kebab-case and known to the corpus, with a did-you-mean."""
+    rid = node.as_str(what)
+    if len(rid) > MAX_NAME_CHARS or not _ID.match(rid):
+        raise node.error(f"{what} {rid[:60]!r} is not a ruling id: ids are kebab-case (lowercase words "
+                         "joined by '-')")
+    from rulings.corpus import imported_rulings, load_corpus, suggest_ids
+
+    known = set(load_corpus(strict=False).ids())
+    if rid in known:
+        return rid
+    imported = {r.id for r in imported_rulings()}
+    if rid in imported:
+        return rid
+    close = suggest_ids(rid, sorted(known | imported))
+    hint = f" - did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise node.error(f"{what}: no ruling has the id {rid!r}{hint}")
 
 
 def _expectation(node: Node, reader: _Reader, players: list[str], where: str) -> Expectation:
@@ -131,16 +208,16 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
                 choice = pend["choice"].as_str("pending.choice")
                 allowed = ("discard", "discard_keepers", "card", "cards", "player", "deal", "yes_no", "number", "table", "random")
                 if choice not in allowed:
-                    raise pend["choice"].error(f"unknown decision kind {choice!r} (one of {', '.join(allowed)})")
+                    raise pend["choice"].error(f"unknown decision kind {clip(choice)!r} (one of {', '.join(allowed)})")
                 spec["choice"] = choice
             values[key] = spec
         elif key == "rejected":
             if isinstance(value.value, bool):
                 values[key] = value.value
             else:
-                values[key] = value.as_str("rejected")
+                values[key] = _ruling_id(value, "rejected")
         elif key == "cites":
-            values[key] = [n.as_str("a ruling id") for n in value.as_seq("cites")]
+            values[key] = [_ruling_id(n, "a ruling id in cites") for n in value.as_seq("cites")]
         elif key == "zones":
             zones = {}
             for zname, spec_node in value.as_map("zones").items():
@@ -171,8 +248,8 @@ def _zone_name(node: Node, name: str, players: list[str]) -> str:
             for p in players:
                 if p == who or p.lower() == who.lower():
                     return f"{p}.{zone}"
-            raise node.error(f"zone {name!r} names no player (players: {', '.join(players)})")
-    raise node.error(f"unknown zone {name!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, " + ", ".join(GLOBAL_ZONES))
+            raise node.error(f"zone {clip(name)!r} names no player (players: {', '.join(players)})")
+    raise node.error(f"unknown zone {clip(name)!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, " + ", ".join(GLOBAL_ZONES))
 
 
 def _player(node: Node, players: list[str], what: str) -> str:
@@ -180,7 +257,7 @@ def _player(node: Node, players: list[str], what: str) -> str:
     for p in players:
         if p == name or p.lower() == name.lower():
             return p
-    raise node.error(f"{what}: no player is called {name!r} (players: {', '.join(players)})")
+    raise node.error(f"{what}: no player is called {clip(name)!r} (players: {', '.join(players)})")
 
 
 def _answer(node: Node) -> Any:
@@ -197,31 +274,27 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     top = check_keys(root, TOP_KEYS, "a scenario", required=("format", "table"))
     fmt = top["format"]
     if fmt.value != 1 or isinstance(fmt.value, bool):
-        raise fmt.error(f"unsupported format {fmt.source or fmt.value!r}; this engine reads `format: 1`")
+        raise fmt.error(f"unsupported format {clip(fmt.source) or fmt.value!r}; this engine reads `format: 1`")
     sid = top["id"].as_str("id") if "id" in top else _default_id(path)
-    if "id" in top and not _ID.match(sid):
-        raise top["id"].error(f"id {sid!r} must be kebab-case (lowercase words joined by '-')")
+    if "id" in top and (len(sid) > MAX_NAME_CHARS or not _ID.match(sid)):
+        raise top["id"].error(f"id {sid[:60]!r} must be kebab-case (lowercase words joined by '-'), "
+                              f"at most {MAX_NAME_CHARS} characters")
     table = check_keys(top["table"], TABLE_KEYS, "the table", required=("players",))
     editions = None
     if "editions" in table:
         editions = [n.as_str("edition") for n in table["editions"].as_seq("table.editions")]
         for ed, n in zip(editions, table["editions"].value):
             if ed not in EDITIONS:
-                raise n.error(f"unknown edition {ed!r} (one of {', '.join(EDITIONS)})")
+                raise n.error(f"unknown edition {clip(ed)!r} (one of {', '.join(EDITIONS)})")
     reader = _Reader(catalogue, editions)
     players_node = table["players"]
     players = [n.as_str("a player name") for n in players_node.as_seq("table.players")]
     if not 1 <= len(players) <= 8:
         raise players_node.error(f"a table seats 1 to 8 players, not {len(players)}")
-    seen: dict[str, Node] = {}
-    for n, p in zip(players_node.value, players):
-        if p.lower() in seen:
-            raise n.error(f"player {p!r} is seated twice")
-        if p.strip() != p or "." in p:
-            raise n.error(f"player name {p!r} may not contain '.' or start/end with spaces")
-        seen[p.lower()] = n
+    _check_player_names(players_node.value, players)
     sc = Scenario(path=path, id=sid, title=top["title"].as_str("title") if "title" in top else sid,
-                  cites=[n.as_str("a ruling id") for n in top["cites"].as_seq("cites")] if "cites" in top else [],
+                  cites=[_ruling_id(n, "a ruling id in cites") for n in top["cites"].as_seq("cites")]
+                  if "cites" in top else [],
                   note=top["note"].as_str("note") if "note" in top else "",
                   table=top["table"], events=[], expect=None, catalogue=catalogue, editions=editions)
     sc.deal = table["deal"].as_bool("deal") if "deal" in table else False
@@ -259,18 +332,23 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
             if key in table:
                 raise table[key].error(f"`{key}` belongs to Solo Fluxx only (add `solo: true`)")
     sc.position = pos
+    reader.on_table = None
     if "reshuffle" in top:
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
     if check:
         _check_position(sc)
     if "events" in top:
         items = top["events"].as_seq("events")
+        if len(items) > MAX_EVENTS:
+            raise items[MAX_EVENTS].error(f"more than {MAX_EVENTS:,} events; a scenario holds at most {MAX_EVENTS:,}")
         # players who jump in during the game may be named by later events
         everyone = list(players)
         for item in items:
             if item.is_map() and "join" in item.value:
-                name = item.value["join"].as_str("join")
+                node = item.value["join"]
+                name = node.as_str("join")
                 if name.lower() not in (p.lower() for p in everyone):   # a seated player may rejoin
+                    _check_player_names([*players_node.value, node], [*everyone, name], joining=True)
                     everyone.append(name)
         for item in items:
             sc.events.append(_event(item, reader, everyone))
@@ -278,6 +356,24 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
         joined = [e.event.answer for e in sc.events if e.event.verb == "join"]
         sc.expect = _expectation(top["expect"], reader, players + joined, "the final expect")
     return sc
+
+
+def _check_player_names(nodes: list[Node], names: list[str], joining: bool = False) -> None:
+    """Player names are unique however they are written, and cannot be mistaken for
+    one another (case, Unicode form, look-alike letters from another script)."""
+    seen: dict[str, tuple[str, Node]] = {}
+    for n, p in zip(nodes, names):
+        if p.strip() != p or "." in p:
+            raise n.error(f"player name {clip(p)!r} may not contain '.' or start/end with spaces")
+        _refuse_bad_name(n, p, f"player name {p[:40]!r}")
+        form = skeleton(p)
+        if form in seen:
+            first, first_node = seen[form]
+            if first.lower() == p.lower():
+                raise n.error(f"player {p!r} is seated twice" + ("" if joining else f" (line {first_node.line})"))
+            raise n.error(f"player name {p!r} looks like {first!r} (line {first_node.line}); "
+                          "give players names that cannot be confused")
+        seen[form] = (p, n)
 
 
 def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
@@ -289,7 +385,7 @@ def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
         raise node.error("an event needs exactly one verb: " + ", ".join(VERB_KEYS)
                          + (f" (it has {', '.join(verbs)})" if verbs else ""))
     verb = verbs[0]
-    ev = Event(verb=verb, line=node.line)
+    ev = Event(verb=verb, line=node.line, written=True)
     vnode = fields[verb]
     if verb in ("play", "surprise", "use"):
         ev.card = reader.card(vnode, verb).key

@@ -9,12 +9,15 @@ values of the wrong kind, each with the file, line and column of the offender.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
 from adjudicator.errors import InputError
+from adjudicator.limits import MAX_DEPTH, MAX_DIGITS, MAX_FILE_BYTES, MAX_NODES, MAX_SCALAR_CHARS, size_text
 
 try:  # libyaml is much faster when present; both are safe loaders
     _Loader = yaml.CSafeLoader
@@ -70,7 +73,7 @@ class Node:
             return self.value
         if self.plain and isinstance(self.value, (int, float, bool)) or self.value is None and self.plain and self.source:
             raise self.error(
-                f"{what} {self.source!r} reads as {type_word(self.value)} in YAML; "
+                f"{what} {clip(self.source)!r} reads as {type_word(self.value)} in YAML; "
                 f"put it in quotes: \"{self.source}\"")
         raise self.error(f"{what} must be text, not {describe(self)}")
 
@@ -116,105 +119,183 @@ def describe(node: Node) -> str:
         return "a list"
     if node.value is None:
         return "an empty value"
-    return f"{type_word(node.value)} ({node.source or node.value!r})"
+    return f"{type_word(node.value)} ({clip(node.source) or node.value!r})"
 
 
-def _scalar(node: yaml.ScalarNode) -> Any:
-    tag = node.tag
+_RESOLVER = yaml.resolver.Resolver()
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_NUMBER_LIKE = re.compile(r"^[-+]?(0[box])?[0-9_.,:a-fA-F]+([eE][-+]?[0-9]+)?$")
+
+
+def _scalar_value(tag: str, text: str) -> Any:
     if tag == _STR:
-        return node.value
-    constructor = yaml.constructor.SafeConstructor()
-    return constructor.construct_object(node, deep=True)
+        return text
+    construct = yaml.constructor.SafeConstructor.yaml_constructors[tag]
+    return construct(_CONSTRUCTOR, yaml.ScalarNode(tag, text))
 
 
-def _build(node: yaml.Node, path: str, depth: int = 0) -> Node:
-    line, col = node.start_mark.line + 1, node.start_mark.column + 1
-    if depth > 100:
-        raise InputError("nesting is too deep", path, line, col)
-    if isinstance(node, yaml.ScalarNode):
-        if node.tag not in _SCALAR_TAGS:
-            raise InputError(f"unsupported tag {node.tag!r}; remove it", path, line, col)
+def clip(text: str, width: int = 40) -> str:
+    """Text as it goes into a message: long values shortened with an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _key_form(name: str) -> str:
+    """Keys that differ only by case or Unicode normalisation are the same key."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+class _Builder:
+    """Builds Nodes from the parser's events with an explicit stack (no recursion, so
+    nesting cannot overflow the C stack), refusing what the limits forbid as it goes."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.nodes = 0
+        self.stack: list[_Frame] = []
+        self.root: Node | None = None
+        self.documents = 0
+
+    def fail(self, message: str, mark) -> InputError:
+        return InputError(message, self.path, mark.line + 1, mark.column + 1)
+
+    def feed(self, event: yaml.Event) -> None:
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                raise self.fail("more than one YAML document (---) in the file; keep one per file", event.start_mark)
+            return
+        if isinstance(event, yaml.AliasEvent):
+            raise self.fail(f"aliases (*{clip(event.anchor or '', 20)}) are not allowed in these files; "
+                            "write the value out in full", event.start_mark)
+        if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if event.anchor is not None:
+                raise self.fail(f"anchors (&{clip(event.anchor, 20)}) are not allowed in these files; "
+                                "write each value out in full", event.start_mark)
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                raise self.fail(f"more than {MAX_NODES:,} values in one file; that is far beyond any scenario",
+                                event.start_mark)
+        if isinstance(event, yaml.ScalarEvent):
+            self.add(self.scalar(event))
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(self.stack) >= MAX_DEPTH:
+                raise self.fail(f"nesting is too deep: more than {MAX_DEPTH} lists or mappings inside one another",
+                                event.start_mark)
+            is_map = isinstance(event, yaml.MappingStartEvent)
+            want = _MAP if is_map else _SEQ
+            if event.tag not in (None, "!", want):
+                raise self.fail(f"unsupported tag {clip(event.tag)!r}; remove it", event.start_mark)
+            line, col = event.start_mark.line + 1, event.start_mark.column + 1
+            self.stack.append(_Frame(Node({} if is_map else [], line, col, self.path)))
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            self.add(self.stack.pop().node)
+
+    def scalar(self, event: yaml.ScalarEvent) -> Node:
+        mark = event.start_mark
+        text = event.value
+        if len(text) > MAX_SCALAR_CHARS:
+            raise self.fail(f"a value of {len(text):,} characters; values are at most {MAX_SCALAR_CHARS:,}", mark)
+        plain = event.style is None or event.style == ""
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = _RESOLVER.resolve(yaml.ScalarNode, text, event.implicit)
+        if tag not in _SCALAR_TAGS:
+            raise self.fail(f"unsupported tag {clip(tag)!r}; remove it", mark)
+        if tag != _STR and _NUMBER_LIKE.match(text) and sum(ch.isdigit() for ch in text) > MAX_DIGITS:
+            raise self.fail(f"a number of {sum(ch.isdigit() for ch in text):,} digits; numbers have at most "
+                            f"{MAX_DIGITS} digits", mark)
         try:
-            value = _scalar(node)
+            value = _scalar_value(tag, text)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
-            raise InputError(f"cannot read value {node.value!r}: {exc}", path, line, col) from None
+            raise self.fail(f"cannot read value {clip(text)!r}: {clip(str(exc), 80)}", mark) from None
         if isinstance(value, float) and value != value:  # .nan
-            value = node.value
-        plain = node.style is None or node.style == ""
-        return Node(value, line, col, path, plain=plain, source=node.value)
-    if isinstance(node, yaml.SequenceNode):
-        if node.tag != _SEQ:
-            raise InputError(f"unsupported tag {node.tag!r}; remove it", path, line, col)
-        return Node([_build(item, path, depth + 1) for item in node.value], line, col, path)
-    if isinstance(node, yaml.MappingNode):
-        if node.tag != _MAP:
-            raise InputError(f"unsupported tag {node.tag!r}; remove it", path, line, col)
-        result: dict[str, Node] = {}
-        keys: dict[str, Node] = {}
-        for key_node, value_node in node.value:
-            key = _build(key_node, path, depth + 1)
-            if isinstance(key.value, (dict, list)):
-                raise key.error("a key must be a plain word, not a list or mapping")
-            if key.source == "<<" and key.plain:
-                raise key.error("merge keys (<<) are not supported; write the keys out")
-            name = key.source if isinstance(key.value, (bool, int, float)) or key.value is None else str(key.value)
-            if name in result:
-                first = keys[name]
-                raise key.error(f"duplicate key {name!r} (first given at line {first.line}); keep only one")
-            keys[name] = key
-            result[name] = _build(value_node, path, depth + 1)
-        return Node(result, line, col, path, key_nodes=keys)
-    raise InputError("unsupported YAML construct", path, line, col)  # pragma: no cover
+            value = text
+        return Node(value, mark.line + 1, mark.column + 1, self.path, plain=plain, source=text)
+
+    def add(self, node: Node) -> None:
+        if not self.stack:
+            self.root = node
+            return
+        frame = self.stack[-1]
+        parent = frame.node
+        if isinstance(parent.value, list):
+            parent.value.append(node)
+        elif frame.key is None:
+            self.key(frame, node)
+        else:
+            parent.value[self.key_name(frame.key)] = node
+            frame.key = None
+
+    def key_name(self, key: Node) -> str:
+        return key.source if isinstance(key.value, (bool, int, float)) or key.value is None else str(key.value)
+
+    def key(self, frame: "_Frame", key: Node) -> None:
+        if isinstance(key.value, (dict, list)):
+            raise key.error("a key must be a plain word, not a list or mapping")
+        if key.source == "<<" and key.plain:
+            raise key.error("merge keys (<<) are not supported; write the keys out")
+        name = self.key_name(key)
+        form = _key_form(name)
+        if form in frame.forms:
+            other = frame.forms[form]
+            first = frame.node.key_nodes[other]
+            if other == name:
+                raise key.error(f"duplicate key {clip(name)!r} (first given at line {first.line}); keep only one")
+            raise key.error(f"duplicate key {clip(name)!r}: it is {clip(other)!r} (line {first.line}) "
+                            "written differently (case or Unicode form); keep only one")
+        frame.forms[form] = name
+        frame.node.key_nodes[name] = key
+        frame.key = key
+
+
+@dataclass
+class _Frame:
+    """A list or mapping being built: for a mapping, the key awaiting its value and the
+    keys seen so far by their case- and form-folded spelling."""
+
+    node: Node
+    key: Node | None = None
+    forms: dict[str, str] = field(default_factory=dict)
+
+
+def _where(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def parse(text: str, path: str) -> Node | None:
     """Parse one YAML document; None for an empty file. Raises InputError."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FILE_BYTES:
+        raise InputError(f"the text is {size_text(size)}; files of at most {size_text(MAX_FILE_BYTES)} are read",
+                         path, *_where(text, min(len(text), MAX_FILE_BYTES)))
     if "\x00" in text:
-        pos = text.index("\x00")
-        line = text.count("\n", 0, pos) + 1
+        line, _ = _where(text, text.index("\x00"))
         raise InputError("the file contains binary data (a NUL byte); is it really a YAML file?", path, line, 1)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        line = text.count("\n", 0, exc.start) + 1
-        col = exc.start - (text.rfind("\n", 0, exc.start) + 1) + 1
-        raise InputError("the text holds a character that is not valid Unicode; retype or delete it", path, line, col) from None
+        raise InputError("the text holds a character that is not valid Unicode; retype or delete it", path,
+                         *_where(text, exc.start)) from None
+    builder = _Builder(path)
     try:
-        docs = list(yaml.compose_all(text, Loader=_Loader))
+        for event in yaml.parse(text, Loader=_Loader):
+            builder.feed(event)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = (mark.line + 1, mark.column + 1) if mark else (None, None)
         problem = exc.problem or exc.context or "malformed YAML"
         raise InputError(f"not valid YAML: {problem}", path, *where) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {exc}", path) from None
-    except RecursionError:
-        raise InputError("not valid YAML: nesting is too deep", path) from None
-    docs = [d for d in docs if d is not None]
-    if not docs:
-        return None
-    if len(docs) > 1:
-        second = docs[1]
-        raise InputError("more than one YAML document (---) in the file; keep one per file",
-                         path, second.start_mark.line + 1, second.start_mark.column + 1)
-    try:
-        return _build(docs[0], path)
-    except RecursionError:
-        raise InputError("nesting is too deep", path) from None
+        raise InputError(f"not valid YAML: {clip(str(exc), 120)}", path) from None
+    return builder.root
 
 
 def read_file(path: str) -> Node | None:
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", path) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError("the file is not UTF-8 text (is it binary?)", path, line, 1) from None
-    return parse(text, path)
+    """Parse a YAML file: a regular file of at most MAX_FILE_BYTES of UTF-8 text."""
+    from adjudicator.textfiles import read_text, shown_path
+
+    return parse(read_text(path), shown_path(path))
 
 
 def check_keys(node: Node, allowed: list[str], what: str, required: tuple[str, ...] = ()) -> dict[str, Node]:
@@ -224,9 +305,9 @@ def check_keys(node: Node, allowed: list[str], what: str, required: tuple[str, .
     mapping = node.as_map(what)
     for key in mapping:
         if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(key[:40], allowed, n=1, cutoff=0.6)
             hint = f" - did you mean {close[0]!r}?" if close else f"; allowed keys: {', '.join(allowed)}"
-            raise node.key_nodes[key].error(f"unknown key {key!r} in {what}{hint}")
+            raise node.key_nodes[key].error(f"unknown key {clip(key)!r} in {what}{hint}")
     for key in required:
         if key not in mapping:
             raise node.error(f"{what} is missing the required key {key!r}")

@@ -25,8 +25,10 @@ TARGETS = {
     "search_10000_cold_process_seconds": (0.4, "max"),
     "app_ready_seconds": (1.5, "max"),
     "app_peak_rss_mb": (150.0, "max"),
+    "hostile_worst_seconds": (2.0, "max"),
+    "hostile_worst_rss_mb": (300.0, "max"),
 }
-MODULES = ["bench_engine", "bench_search", "bench_app"]
+MODULES = ["bench_engine", "bench_search", "bench_app", "bench_hostile"]
 
 
 def main() -> int:

@@ -346,6 +346,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     add_commands(sub)
     args = parser.parse_args(argv)
+    from adjudicator.text import use_printable_output
+
+    use_printable_output()
     return args.func(args)
 
 

@@ -38,18 +38,19 @@ import json
 import logging
 import os
 import re
-import stat
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from adjudicator.atomic_io import write_atomic
+from adjudicator import limits as _limits
+from adjudicator.errors import InputError
 from rulings import paths
 from rulings.corpus import IMPORTED_KIND, Ruling, Source
 
 STORE_VERSION = 1
-MAX_FILE_BYTES = 8 * 1024 * 1024     # one FAQ file; the biggest seed is about 60 KB
+MAX_FILE_BYTES = _limits.MAX_FILE_BYTES   # one FAQ file; the biggest seed is about 60 KB
 MAX_RECORDS = 100_000                # imported records in the store, all files together
 LOCK_TIMEOUT = 30.0                  # seconds to wait for another ingest to finish
 
@@ -244,27 +245,23 @@ def parse_text(text: str, path: str = "<text>") -> ParseResult:
     return ParseResult(path=path, items=result, titles_merged=merged, edition=_detect_edition(lines))
 
 
-def read_text_file(path: str | Path, limit: int | None = None) -> str:
-    """The text of a regular file of at most `limit` bytes (MAX_FILE_BYTES by default);
-    OSError with a message naming the file otherwise (a folder, a pipe, a device)."""
-    limit = MAX_FILE_BYTES if limit is None else limit
-    p = Path(path)
-    # opened without blocking (a named pipe would otherwise wait for a writer forever),
-    # then checked to be a regular file before anything is read
-    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with open(fd, "rb", closefd=True) as fh:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(f"{p}: not a regular file; give a text file")
-        data = fh.read(limit + 1)
-    if len(data) > limit:
-        raise OSError(f"{p}: larger than {limit // (1024 * 1024)} MiB; split it into smaller files")
-    return data.decode("utf-8", errors="replace")
-
-
 def parse_file(path: str | Path) -> ParseResult:
+    """Regular files of at most limits.MAX_FILE_BYTES only (InputError otherwise); a file
+    name that is not UTF-8 is kept with its odd bytes written as \\xNN."""
+    from adjudicator.limits import MAX_INGEST_LINES, MAX_INGEST_QUESTIONS
+    from adjudicator.textfiles import read_bytes, shown_path
+
     p = Path(path)
-    return parse_text(read_text_file(p), str(p.resolve()))
+    text = read_bytes(p, MAX_FILE_BYTES).decode("utf-8", errors="replace")
+    shown = shown_path(p.resolve())
+    if text.count("\n") >= MAX_INGEST_LINES:
+        raise InputError(f"more than {MAX_INGEST_LINES:,} lines; an imported file holds at most {MAX_INGEST_LINES:,}",
+                         shown, MAX_INGEST_LINES + 1, 1)
+    result = parse_text(text, shown)
+    if len(result.items) > MAX_INGEST_QUESTIONS:
+        raise InputError(f"more than {MAX_INGEST_QUESTIONS:,} questions; an imported file holds at most "
+                         f"{MAX_INGEST_QUESTIONS:,}", shown, result.items[MAX_INGEST_QUESTIONS].line, 1)
+    return result
 
 
 # --------------------------------------------------------------------------- the store
@@ -390,17 +387,7 @@ def save_store(data: dict[str, Any]) -> Path:
     path = paths.imported_store_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {k: v for k, v in data.items() if k != "unreadable"}
-    fd, tmp = tempfile.mkstemp(prefix=".imported-", suffix=".json", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1))
     _store_cache.update(key=None, data=None, rulings=None, digest=None)
     return path
 
@@ -493,8 +480,9 @@ def ingest_files(files: Iterable[str | Path]) -> IngestReport:
     for f in files:  # parse outside the lock: the slow part
         try:
             parsed.append((str(f), parse_file(f), None))
-        except (OSError, UnicodeError) as exc:
-            parsed.append((str(f), None, str(exc)))
+        except (OSError, UnicodeError, InputError) as exc:
+            parsed.append((str(f), None, getattr(exc, "message", str(exc))
+                           + (f" (line {exc.line})" if getattr(exc, "line", None) else "")))
     out = IngestReport()
     with store_lock():
         _store_cache.update(key=None, data=None, rulings=None, digest=None)

@@ -1,12 +1,22 @@
-"""Shared test helpers: paths to the repo, the shared source material, scenario builders."""
+"""Shared test helpers: paths to the repo, the shared source material, scenario builders,
+the hypothesis profiles and the one compiled scenario-schema validator.
+
+Hypothesis profiles: `ci` (the default, used by `make test`) is derandomized, so every
+run draws the same examples and a green suite stays green; `fuzz` (`make fuzz`) draws
+fresh random seeds and many more examples. Property tests size themselves with
+`examples(n)`: n under `ci`, n times the fuzz factor under `fuzz`.
+"""
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -16,6 +26,39 @@ FIGURES: list[str] = []  # figures tests report (the relevance set's), printed a
 def pytest_terminal_summary(terminalreporter):
     for line in FIGURES:
         terminalreporter.write_line(line)
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, max_examples=100,
+                          suppress_health_check=_QUIET, print_blob=True)
+settings.register_profile("fuzz", derandomize=False, database=None, deadline=None,
+                          max_examples=100 * int(os.environ.get("FLUXX_FUZZ_FACTOR", "20")),
+                          suppress_health_check=_QUIET, print_blob=True)
+# This module is imported twice (as pytest's conftest and as tests.conftest by the tests
+# that use its helpers); only the first import picks the profile, and never over one
+# that --hypothesis-profile (make fuzz) has already loaded.
+if settings.get_current_profile_name() == "default":
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def examples(n: int) -> int:
+    """`n` examples under the ci profile, proportionally more under fuzz."""
+    return max(1, n * settings.default.max_examples // 100)
+
+
+def fuzzing() -> bool:
+    """True under the fuzz profile (random seeds): loops outside hypothesis scale with it."""
+    return not settings.default.derandomize
+
+
+@functools.lru_cache(maxsize=1)
+def schema_validator():
+    """docs/scenario.schema.json compiled once per test session."""
+    import jsonschema
+
+    schema = json.loads((REPO / "docs" / "scenario.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
 
 
 @pytest.fixture(autouse=True)

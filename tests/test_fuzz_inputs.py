@@ -4,11 +4,12 @@ message, never an exception escaping to the user."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulings.ingest import parse_text
 from rulings.search import search
+from tests.conftest import examples
 
 QUERY_BITS = st.sampled_from(['"', "'", ":", "card:", "topic:", "edition:", "kind:", "AND", "OR", "NOT", "(", ")",
                               "*", "?", "~", "^", "[", "]", "{", "}", "\\", "play all", "time portal", "surprise",
@@ -16,7 +17,7 @@ QUERY_BITS = st.sampled_from(['"', "'", ":", "card:", "topic:", "edition:", "kin
                               "x" * 50])
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120))
 @given(st.lists(QUERY_BITS | st.text(max_size=12), max_size=12).map("".join))
 def test_search_never_raises(query):
     result = search(query, limit=5)
@@ -33,7 +34,7 @@ LINES = st.sampled_from(["Q: Can I play it?", "A: Yes.", "**Q:** What now?", "**
                          "Q: " + "long " * 300, "A: " + "answer " * 300, "**Q:**", "…", "A: see above."])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150))
 @given(st.lists(LINES | st.text(max_size=40), max_size=40).map("\n".join))
 def test_ingest_parser_never_raises(text):
     result = parse_text(text, "fuzz.txt")

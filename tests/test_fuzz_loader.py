@@ -4,21 +4,18 @@ replays without an exception) or in an InputError naming file, line and column."
 
 from __future__ import annotations
 
-import json
 import random
 
-import jsonschema
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator import strictyaml
 from adjudicator.errors import InputError
 from adjudicator.replay import replay
 from adjudicator.scenario import parse_scenario
-from tests.conftest import REPO
+from tests.conftest import examples, schema_validator
 from tests.test_library import FILES
 
-SCHEMA = json.loads((REPO / "docs" / "scenario.schema.json").read_text())
 TEXTS = [open(p, encoding="utf-8").read() for p in FILES[:60]]
 JUNK = ["{", "]", ": :", "- -", "\t", "'", '"', "&a", "*b", "!!python/object:os.system", "%TAG", "\x00", "\udcff",
         "?", "x" * 300, "999999999999999999999", "-5", "4.10", "yes", "null", "~", "[[[[", "Milkk", "Ann.hand:",
@@ -55,7 +52,7 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines) + rng.choice(["", "\n", "\n---\nformat: 1\n"])
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(250))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_mutated_scenarios_fail_cleanly(seed):
     rng = random.Random(seed)
@@ -69,7 +66,7 @@ def test_mutated_scenarios_fail_cleanly(seed):
         assert str(exc).startswith(path)
         return
     # accepted: the schema accepts it too, and replaying never raises
-    jsonschema.validate(strictyaml.load_plain(text), SCHEMA)
+    schema_validator().validate(strictyaml.load_plain(text))
     verdict = replay(sc)
     assert verdict.error is None or isinstance(verdict.error, InputError)
 
@@ -98,4 +95,4 @@ def test_huge_numbers_are_refused_with_position():
 
 def test_every_library_scenario_validates_against_the_schema():
     for path in FILES:
-        jsonschema.validate(strictyaml.load_plain(open(path, encoding="utf-8").read(), path), SCHEMA)
+        schema_validator().validate(strictyaml.load_plain(open(path, encoding="utf-8").read(), path))

@@ -286,8 +286,8 @@ def test_only_regular_files_within_the_size_limit_are_read(tmp_path, capsys, mon
     monkeypatch.setattr(ingest, "MAX_FILE_BYTES", 200)
     assert cli.main(["ingest", str(folder), str(fifo), str(big)]) == 1
     out = capsys.readouterr().out
-    assert out.count("cannot read") == 3
-    assert "not a regular file" in out and "split it into smaller files" in out
+    assert out.count(": cannot read (") == 3
+    assert "it is a folder" in out and "only regular files are read" in out and "files of at most" in out
     assert ingest.imported_rulings() == []
 
 

@@ -1,12 +1,19 @@
 """Property test: random legal play from random positions never creates or loses a
 card, never puts one card in two zones, and every derived quantity equals a fresh
-derivation from the same table."""
+derivation from the same table.
+
+Play covers every edition's catalogue (each alone, the small ones with the base game,
+and all of them together) with 2 to 6 players and Solo Fluxx, and passes through
+Surprises answering plays (cancels) whenever one is in reach. Under the ci profile a
+fixed sweep plays every edition with every table size; `make fuzz` adds random ones.
+"""
 
 from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.catalogue import default_catalogue
@@ -14,25 +21,51 @@ from adjudicator.engine import Engine
 from adjudicator.events import Event
 from adjudicator.interactions import graph_for
 from adjudicator.state import Rng, State
+from tests.conftest import examples
+
+PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
+# Each deck: the editions whose cards it holds (the small ones play with the base game).
+DECKS = {
+    "base": ("base",), "base+creeper-pack": ("base", "creeper-pack"), "star": ("star",), "eco": ("eco",),
+    "pirate": ("pirate",), "base+mystery": ("base", "mystery"), "base+anatomy": ("base", "anatomy"),
+    "base+faq": ("base", "faq"),
+    "everything": ("base", "creeper-pack", "star", "eco", "pirate", "mystery", "anatomy", "faq"),
+}
+SEATS = [1, 2, 3, 4, 5, 6]          # 1: Solo Fluxx
 
 
-def random_position(seed: int) -> Engine:
+def _deck(rng: random.Random, deck: str | None) -> list:
+    cat = default_catalogue()
+    if deck is None:   # the original mix (kept: tests/test_saving.py writes these positions as scenarios)
+        editions = ["base"] + (["creeper-pack"] if rng.random() < 0.5 else []) + (["faq"] if rng.random() < 0.6 else [])
+        return [c for c in cat if any(e in c.editions for e in editions) and c.type != "basic"
+                and (c.type == "surprise" or "faq" not in c.editions or "base" in c.editions)]
+    return [c for c in cat if set(DECKS[deck]) & set(c.editions) and c.type != "basic"]
+
+
+def random_position(seed: int, deck: str | None = None, seats: int | None = None) -> Engine:
+    """A random reachable position: `deck` names a DECKS entry (None: the original base
+    mix), `seats` the number of players (1: Solo Fluxx; None: 2 to 4)."""
     rng = random.Random(seed)
     cat = default_catalogue()
-    editions = ["base"] + (["creeper-pack"] if rng.random() < 0.5 else []) + (["faq"] if rng.random() < 0.6 else [])
-    deck = [c for c in cat if any(e in c.editions for e in editions) and c.type != "basic"
-            and (c.type == "surprise" or "faq" not in c.editions or "base" in c.editions)]
-    rng.shuffle(deck)
-    defs = list(deck) + [cat.resolve("Basic Rules")]
-    ids = list(range(len(deck)))
-    players = ["Ann", "Ben", "Cal", "Dee"][: rng.randint(2, 4)]
+    cards = _deck(rng, deck)
+    rng.shuffle(cards)
+    defs = list(cards) + [cat.resolve("Basic Rules")]
+    ids = list(range(len(cards)))
+    solo = seats == 1
+    players = PLAYERS[: seats or rng.randint(2, 4)]
     state = State(defs=defs, players=players, hands={p: [] for p in players}, keepers={p: [] for p in players})
-    state.basic = len(deck)
+    state.basic = len(cards)
+    state.solo = solo
+    state.two_player = len(players) == 2
     graph = graph_for(cat)
     taken_slots: set[str] = set()
     for c in ids:
         d = defs[c]
         r = rng.random()
+        if solo and d.type == "rule" and r >= 0.3:
+            state.rules_pile.append(c)      # Solo: New Rules form their own deck
+            continue
         if d.type == "rule" and r < 0.3:
             slots = graph.slots_of(d.key)
             if not slots & taken_slots:
@@ -51,7 +84,11 @@ def random_position(seed: int) -> Engine:
         if r < 0.45:
             state.discard.append(c)
             continue
+        if solo and d.type == "rule":
+            state.discard.append(c)
+            continue
         state.draw_pile.append(c)
+    state.secrets = {c: p for p in players for c in state.hands[p] if defs[c].type == "secret"}
     state.rng = Rng(seed)
     engine = Engine(cat, state)
     if len(engine.goal_claims()[0]) == 1:   # unreachable: that player would already have won
@@ -99,16 +136,14 @@ def check_invariants(engine: Engine, total: int) -> None:
         assert len(engine.state.goals) <= engine.agenda_size()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**9), steps=st.integers(5, 60))
-def test_random_legal_play_keeps_every_card(seed, steps):
-    engine = random_position(seed)
-    rng = random.Random(seed ^ 0x5EED)
+def play_randomly(engine: Engine, rng: random.Random, steps: int) -> int:
+    """Random legal play (Surprises included), checking every invariant after each event;
+    returns how many events were played."""
     total = len(engine.state.every_card())
     check_invariants(engine, total)
-    for _ in range(steps):
-        if engine.state.game_over:
-            break
+    for n in range(steps):
+        if engine.state.game_over and (engine.pending is None and not engine.legal_events()):
+            return n
         if engine.pending is not None:
             # a Surprise may answer a play while its effect waits for a decision
             st_ = engine.state
@@ -125,13 +160,34 @@ def test_random_legal_play_keeps_every_card(seed, steps):
                 engine.answer_by_chance()
             else:
                 result = engine.submit(Event("choose", answer=answer_for(engine, rng)))
-                assert result.status != "rejected"
+                assert result.status != "rejected", result.reason
         else:
             legal = engine.legal_events()
+            if engine.state.game_over and not legal:
+                return n
             assert legal, "a live game always offers something to do"
-            result = engine.submit(rng.choice(legal))
-            assert result.status != "rejected"
+            surprises = [e for e in legal if e.verb == "surprise"]
+            event = rng.choice(surprises) if surprises and rng.random() < 0.6 else rng.choice(legal)
+            result = engine.submit(event)
+            assert result.status != "rejected", result.reason
         check_invariants(engine, total)
+    return steps
+
+
+@settings(max_examples=examples(30))
+@given(seed=st.integers(0, 10**9), steps=st.integers(5, 60), deck=st.sampled_from([None, *DECKS]),
+       seats=st.sampled_from(SEATS))
+def test_random_legal_play_keeps_every_card(seed, steps, deck, seats):
+    engine = random_position(seed, deck, None if deck is None else seats)
+    play_randomly(engine, random.Random(seed ^ 0x5EED), steps)
+
+
+@pytest.mark.parametrize("deck", list(DECKS))
+def test_every_edition_with_every_table_size(deck):
+    """A fixed sweep, so every deck meets every table size in every run."""
+    for seats in SEATS:
+        engine = random_position(1_000 * seats, deck, seats)
+        play_randomly(engine, random.Random(seats), 20)
 
 
 def test_rejected_event_changes_nothing():

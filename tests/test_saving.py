@@ -46,10 +46,17 @@ def test_generated_positions_round_trip(seed):
 
 
 CHILD = r"""
-import sys
+import os, sys, time
 sys.path.insert(0, sys.argv[1])
 from tui.scenario_io import write_atomic
 text = sys.argv[3] * int(sys.argv[4])
+if sys.argv[5] == "pause":      # stop inside the save, after the data is written, before the rename
+    real_fsync = os.fsync
+    def paused(fd):
+        real_fsync(fd)
+        print("writing", flush=True)
+        time.sleep(60)
+    os.fsync = paused
 print("ready", flush=True)
 write_atomic(sys.argv[2], text)
 print("done", flush=True)
@@ -57,23 +64,30 @@ print("done", flush=True)
 
 
 def test_killing_a_save_midway_leaves_the_old_file(tmp_path):
+    """Kills at assorted moments never leave a half-written file; the first lands, by
+    construction, inside the save (no timing involved), so the old file must survive it."""
     target = tmp_path / "table.yaml"
     old = "format: 1\ntable:\n  players: [Ann]\n"
     target.write_text(old)
     new_line = "# padding line to make the save take a while\n"
-    outcomes = set()
-    for delay in (0.0, 0.002, 0.005, 0.01, 0.02, 0.05):
-        proc = subprocess.Popen([sys.executable, "-c", CHILD, str(REPO), str(target), new_line, "400000"],
-                                stdout=subprocess.PIPE, text=True)
+    for delay in ("pause", 0.0, 0.002, 0.005, 0.01, 0.02, 0.05):
+        proc = subprocess.Popen([sys.executable, "-c", CHILD, str(REPO), str(target), new_line, "400000",
+                                 "pause" if delay == "pause" else "run"], stdout=subprocess.PIPE, text=True)
         assert proc.stdout.readline().strip() == "ready"
-        time.sleep(delay)
+        if delay == "pause":
+            assert proc.stdout.readline().strip() == "writing"
+        else:
+            time.sleep(delay)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         content = target.read_text()
         assert content in (old, new_line * 400000), "a killed save left a half-written file"
-        outcomes.add("old" if content == old else "new")
+        if delay == "pause":
+            assert content == old
+            assert list(tmp_path.glob(".table.yaml.*.fluxx-tmp")), "the killed save left its temporary file"
         target.write_text(old)
-    assert "old" in outcomes          # at least one kill really landed mid-save
+    write_atomic(str(target), "format: 1\n")          # the next save clears what killed saves left
+    assert not list(tmp_path.glob(".table.yaml.*")) and target.read_text() == "format: 1\n"
 
 
 def test_write_atomic_leaves_no_partial_file_on_error(tmp_path, monkeypatch):

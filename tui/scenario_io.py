@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from typing import Any
 
 import yaml
@@ -43,7 +42,10 @@ class DocumentError(ValueError):
 
 def loads(text: str, path: str = "<text>") -> Any:
     """Plain data from YAML text, read by the engine's strict reader (raises InputError)."""
+    from adjudicator.scenario import check_card_counts
+
     node = strictyaml.parse(text, path)
+    check_card_counts(node)      # before the table editor expands any `xN`
     return None if node is None else node.plain_data()
 
 
@@ -183,35 +185,14 @@ def write_atomic(path: str, text: str) -> bool:
     the file already holds exactly these bytes."""
     data = text.encode("utf-8")
     try:
-        with open(path, "rb") as fh:
-            if fh.read() == data:
-                return False
+        # never open a FIFO or device just to compare, nor read a file of another size
+        if os.path.isfile(path) and os.path.getsize(path) == len(data):
+            with open(path, "rb") as fh:
+                if fh.read() == data:
+                    return False
     except OSError:
         pass
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        except OSError:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    from adjudicator.atomic_io import write_atomic as write_file_atomic
+
+    write_file_atomic(path, data)
     return True

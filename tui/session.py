@@ -51,13 +51,9 @@ class Session:
         path = os.path.abspath(os.path.expanduser(path))
         text = None
         try:
-            with open(path, "rb") as fh:
-                raw = fh.read()
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                line = raw.count(b"\n", 0, exc.start) + 1
-                raise InputError("the file is not UTF-8 text (is it binary?)", path, line, 1) from None
+            from adjudicator.textfiles import read_text
+
+            text = read_text(path)   # regular files within limits.MAX_FILE_BYTES only
             data = scenario_io.loads(text, path)
             if data is None:
                 raise InputError("the file is empty; a scenario needs at least `format: 1` and a `table`", path, 1, 1)

@@ -483,6 +483,10 @@ class MoveCreeper(Mechanic):
         creepers = _keepers_of(e, st.players, {CREEPER})
         if not creepers:
             return _nothing(e, card, "no Creepers in play")
+        # a Creeper moves to another player: with nobody else at the table (Solo) it cannot
+        creepers = [c for c in creepers if any(p != st.owner_of_keeper(c) for p in e.seat_order())]
+        if not creepers:
+            return _nothing(e, card, "nobody else is at the table to receive a Creeper")
         c = e.choose("card", player, f"{player} picks a Creeper to move", creepers)
         owner = st.owner_of_keeper(c)
         to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])

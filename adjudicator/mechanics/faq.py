@@ -131,6 +131,10 @@ class GiftGiveaway(Mechanic):
     def play(self, e, card, player):
         st = e.state
         order = e.seat_order(start=player)
+        if len(order) < 2:   # Solo, or everyone else eliminated: no one to give a Keeper to
+            e.say(f"{e.name(card)} has nothing to act on (nobody else is at the table to receive a gift); "
+                  "it is still a legal play and still uses the play.", "rule-cards-always-playable")
+            return
         held: dict[str, int] = {}
         with e.atomic():
             for p in order:

@@ -162,7 +162,10 @@ def event_entry(ev: Event, catalogue) -> dict[str, Any]:
 
 
 def _move(engine, ev: Event, reveal: bool = False, target: str | None = None) -> Move:
-    return Move(ev, event_entry(ev, engine.cat), event_words(ev, engine.cat, engine.state.active_player, target,
+    """A legal event as a Move; a Surprise names the play it answers, in words and in the file."""
+    if ev.verb == "surprise" and target and not ev.against:
+        ev = Event(ev.verb, ev.card, by=ev.by, against=engine.cat.resolve(target).key)
+    return Move(ev, event_entry(ev, engine.cat), event_words(ev, engine.cat, engine.state.active_player, None,
                                                              reveal), reveal)
 
 
@@ -219,7 +222,8 @@ def _target_words(engine) -> tuple[str, str] | None:
 
 def _revealable(engine, editions: Iterable[str] | None) -> list:
     allowed = set(editions) if editions else None
-    return [c for c in engine.cat if c.type not in (UNKNOWN, BASIC, CREEPER)
+    # stand-ins (generic cards) are left to typing: the list offers printed titles
+    return [c for c in engine.cat if c.type not in (UNKNOWN, BASIC, CREEPER) and not c.generic
             and (allowed is None or allowed & set(c.editions))]
 
 

@@ -102,7 +102,7 @@ def render_verdict(verdict: Verdict) -> str:
 
 
 def render_variation(v: VariationVerdict, shown: set[str], judged: bool) -> list[str]:
-    number = ".".join(map(str, v.path))
+    number = ".".join(str(i + 1) for i in v.path)
     where = "from the set-up" if v.variation.after == 0 else f"after event {v.variation.after}"
     lines = [f"Variation {number}: {v.name}  (branches {where}; line {v.variation.line})"]
     verdict = v.verdict

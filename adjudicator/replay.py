@@ -105,6 +105,17 @@ class Verdict:
         """`check`'s judgement: the main line and every variation hold."""
         return not self.all_failures and self.error is None
 
+    def variation(self, path: tuple[int, ...]) -> "VariationVerdict":
+        """The verdict of the variation at `path` ((0,): the first of the main line)."""
+        found = None
+        children = self.variations
+        for i in path:
+            found = children[i]
+            children = found.verdict.variations
+        if found is None:
+            raise KeyError("the empty path is the main line, not a variation")
+        return found
+
     @property
     def faults(self) -> list[str]:
         """Misuses of the format (an answer with nothing to answer...): errors in any file."""
@@ -168,7 +179,7 @@ class VariationVerdict:
     steps it shares with the line it branches from are marked `shared`)."""
 
     variation: Variation
-    path: tuple[int, ...]             # 1-based index at each level (1,): the first variation of the main line
+    path: tuple[int, ...]             # index at each level: (0,) is the main line's first variation, (0, 1) its second
     base: int                         # events shared with the main line's start (its absolute branch point)
     events: list[ScenarioEvent]       # the whole line: shared events, then its own
     verdict: Verdict
@@ -329,7 +340,7 @@ def replay_variations(sc: Scenario, shared: list[ScenarioEvent], own: list[Scena
     """Each variation of a line (whose events are `shared` then `own`), replayed as its
     own line from the set-up, and its own variations after it."""
     out = []
-    for n, var in enumerate(variations, 1):
+    for n, var in enumerate(variations):
         base = shared + own[:var.after]
         verdict = replay_line(sc, base, var.events, var.expect, seed)
         if verdict.error is None:

@@ -76,14 +76,15 @@ def parse_typed_event(text: str, engine=None, catalogue=None, players: Iterable[
                 if normalize(m.words) == normalize(text):
                     return dict(m.entry)
     head = text.split(" ", 1)[0].rstrip(":").lower().replace("-", "_")
+    splitter = _Splitter(catalogue, seated)
     if text.startswith("{") or head in VERBS or head.partition(":")[0] in VERBS:
-        entry = _file_syntax(text)
+        entry = _file_syntax(text, splitter)
     else:
-        entry = _words(text)
+        entry = _words(text, splitter)
     return _resolve(entry, catalogue, seated, active, engine)
 
 
-def _file_syntax(text: str) -> dict[str, Any]:
+def _file_syntax(text: str, splitter: "_Splitter") -> dict[str, Any]:
     from adjudicator import strictyaml
     from adjudicator.errors import InputError
 
@@ -109,7 +110,7 @@ def _file_syntax(text: str) -> dict[str, Any]:
             raise TypedEventError(f"{verb} needs a player's name, as in: {verb} Dee")
         return {verb: rest}
     entry: dict[str, Any] = {}
-    pieces = _split_keywords(rest, ("by", "against"))
+    pieces = splitter.split(rest, ("by", "against"))
     if verb == "end_turn":
         entry["end_turn"] = True
     else:
@@ -122,8 +123,41 @@ def _file_syntax(text: str) -> dict[str, Any]:
     return entry
 
 
-def _split_keywords(rest: str, keywords: tuple[str, ...]) -> dict[str, str]:
-    """"Stop That! by Cal against Time Portal" -> card, by, against (the last of each word)."""
+class _Splitter:
+    """Splits "Stop That! by Cal against Time Portal" into card, by and against, where
+    a card's own name may hold those words ("The Robots Have Turned Against Us")."""
+
+    def __init__(self, catalogue, seated: list[str]):
+        self.cat = catalogue
+        self.seated = {normalize(p) for p in seated}
+
+    def _fits(self, kw: str, text: str) -> bool:
+        if kw == "by":
+            return not self.seated or normalize(text) in self.seated
+        return self.cat.find(text) is not None
+
+    def split(self, rest: str, keywords: tuple[str, ...]) -> dict[str, str]:
+        found = self._split(rest.strip(), keywords)
+        return found if found is not None else _split_last(rest, keywords)
+
+    def _split(self, rest: str, keywords: tuple[str, ...]) -> dict[str, str] | None:
+        if self.cat.find(rest) is not None:
+            return {"card": rest}
+        low = f" {rest.lower()} "
+        cuts = sorted(((m.start(), kw) for kw in keywords for m in re.finditer(f"(?= {kw} )", low)), reverse=True)
+        for pos, kw in cuts:
+            head, tail = rest[:pos].strip().rstrip(","), rest[pos + len(kw) + 1:].strip()
+            if not head or not tail or not self._fits(kw, tail):
+                continue
+            sub = self._split(head, tuple(k for k in keywords if k != kw))
+            if sub is not None:
+                return {**sub, kw: tail}
+        return None
+
+
+def _split_last(rest: str, keywords: tuple[str, ...]) -> dict[str, str]:
+    """The plain split at the last of each keyword, when no reading names known cards
+    (the names are then checked, with suggestions)."""
     padded = f" {rest} "
     low = padded.lower()
     found = sorted((low.rfind(f" {kw} "), kw) for kw in keywords if low.rfind(f" {kw} ") >= 0)
@@ -153,7 +187,7 @@ def _answer(rest: str) -> Any:
     return value
 
 
-def _words(text: str) -> dict[str, Any]:
+def _words(text: str, splitter: _Splitter) -> dict[str, Any]:
     for pattern, kind in _WORDS:
         m = pattern.match(text)
         if not m:
@@ -167,7 +201,7 @@ def _words(text: str) -> dict[str, Any]:
             return {kind: g["name"]}
         if kind == "choose":
             return {"choose": _answer(g["answer"]), "by": g["who"]}
-        pieces = _split_keywords(g["card"], ("against",))
+        pieces = splitter.split(g["card"], ("against",))
         entry: dict[str, Any] = {"?" + kind: pieces["card"], "by": g["who"]}
         if pieces.get("against"):
             entry["against"] = pieces["against"]

@@ -42,7 +42,9 @@ def render_answer(answer: DisputeAnswer, shown: set[str]) -> list[str]:
 
 
 def render_step(step: Step, shown: set[str], judged: bool = True) -> list[str]:
-    head = "Set-up" if step.number == 0 else f"Step {step.number}: {step.label}"
+    head = "Set-up" if step.number == 0 else f"Step {step.number}: {step.words or step.label}"
+    if step.number and step.words:
+        head += f"  ({step.label}" + (f", line {step.line})" if step.line else ")")
     status = {"rejected": "  -> REFUSED", "waiting": "  -> waiting for a decision", "fault": "  -> SCENARIO ERROR"}.get(step.status, "")
     lines = [head + status]
     if step.note:
@@ -57,7 +59,11 @@ def render_step(step: Step, shown: set[str], judged: bool = True) -> list[str]:
                 if text:
                     lines.append(f"       {rid}: {text}")
     if step.decision:
-        lines.append(f"   ? {step.decision.describe()} (options: {', '.join(step.decision.option_names)})")
+        d = step.decision
+        fate = ""
+        if d.fate and d.kind in ("card", "cards", "discard", "discard_keepers"):
+            fate = f"; the pick {d.fate[0]}, the rest {d.fate[1]}"
+        lines.append(f"   ? {d.describe()} (options: {', '.join(d.option_names)}{fate})")
     lines.append("   table: " + compact_table(step.table))
     if judged:
         for f in ([step.refusal] if step.refusal else []) + step.failures:

@@ -368,6 +368,11 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
         pend = engine.pending.decision if engine.pending is not None else None
         actor = ev.by or (("chance" if pend.chance else pend.by) if pend is not None else engine.state.active_player)
         words = _words(ev, sc, actor)
+        if ev.verb == "choose" and pend is not None and pend.fate:
+            try:      # an answer told by what it does to each option
+                words = f"{actor}'s choice: {pend.outcome(ev.answer)}"
+            except Exception:
+                pass
         try:
             result = engine.submit(ev)
             entries = list(result.entries)

@@ -132,7 +132,10 @@ async def test_events_from_the_menu_and_a_what_if_branch(tmp_path):
         await pilot.press("x")
         await until(pilot, lambda: len(screen.verdict.steps) == 2 and not screen.busy)
         assert app.session.doc["events"] == [{"play": "Milk"}]
-        assert not app.session.changed          # back to the file as it was
+        # the line that was replaced is kept as a what-if, saved with the scenario: nothing is lost
+        assert app.session.doc["variations"] == [{"after": 1, "title": "the line before",
+                                                  "events": [{"play": "Bread", "by": "Ann"}]}]
+        assert app.session.changed
 
 
 async def test_a_pending_decision_is_offered_as_a_prompt(tmp_path):

@@ -1,16 +1,14 @@
-"""Lines of play for the Replay screen: the scenario's own events and "what if" branches.
+"""Lines of play for the Replay screen: replaying one, the menu of what may happen next,
+events typed by the user, and what changed on the table between two steps.
 
-A line is a list of events in the scenario format (`{"play": "Milk", "by": "Ann"}`).
-The original line is the scenario's `events`; a branch shares the first events of the
-line it was made from and goes its own way after. Every line is judged by the
-engine's own `replay`; this module only builds the scenario variant to replay, lists
-the events the engine allows next (for the menus), reads an event the user typed, and
-marks what changed on the table between two steps. No Textual here.
+A line (see `tui.variations`) is a list of events in the scenario format
+(`{"play": "Milk", "by": "Ann"}`). Every line is judged by the engine's own `replay`;
+the menu lists the engine's own legal events (reveals of unseen cards included) and
+the answers to its pending decision, told by their outcome. No Textual here.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,14 +17,6 @@ from tui import scenario_io
 
 VERBS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 _GROUP_ORDER = {"surprise": 0, "play": 1, "use": 2, "end_turn": 3}
-
-
-@dataclass
-class Line:
-    name: str
-    events: list[dict[str, Any]]
-    base: int = 0              # events shared with the line it branched from
-    original: bool = False
 
 
 @dataclass
@@ -43,26 +33,16 @@ class MenuItem:
     players: list[str] = field(default_factory=list)
 
 
-def doc_for_line(doc: dict[str, Any], line: Line) -> dict[str, Any]:
-    """The scenario to replay for `line`: the final `expect` belongs to the original line only."""
-    variant = copy.deepcopy(doc)
-    if line.events:
-        variant["events"] = copy.deepcopy(line.events)
-    else:
-        variant.pop("events", None)
-    if not line.original:
-        variant.pop("expect", None)
-    return variant
-
-
-def run_line(session, line: Line):
-    """Replay `line` through the engine: (Verdict, None) or (None, InputError)."""
+def run_line(session, line):
+    """Replay one line (a `tui.variations.Line`) through the engine: (Verdict, None) or
+    (None, InputError)."""
     from adjudicator.errors import InputError
     from adjudicator.replay import replay
 
-    variant = doc_for_line(session.doc, line)
+    from tui.variations import scenario_for
+
     try:
-        sc = session.parse(variant)
+        sc = session.parse(scenario_for(session.doc, line))
     except InputError as exc:
         return None, exc
     return replay(sc), None
@@ -171,6 +151,32 @@ def parse_typed(text: str) -> dict[str, Any]:
             raise ValueError("'against' goes with a surprise only")
         out["against"] = pieces["against"]
     return out
+
+
+def typed_hint(engine) -> tuple[str, str]:
+    """An example event and a hint for the typed-event prompt, made from the table now:
+    its players and the cards they hold (never names that are not in the game)."""
+    forms = "Both the menu's wording and the file's syntax are read."
+    if engine is None:
+        return "play CARD by PLAYER", forms
+    st = engine.state
+    me = st.active_player
+    mine = [engine.name(c) for c in st.hands.get(me, []) if engine.name(c) != "?"]
+    card = mine[0] if mine else "CARD"
+    examples = [f"{me} plays {card}", f"play: {card}"]
+    for p in st.players:
+        if p == me:
+            continue
+        theirs = [engine.name(c) for c in st.hands.get(p, []) if st.defs[c].type == "surprise"]
+        if theirs:
+            examples.append(f"{p} plays the Surprise {theirs[0]}")
+            break
+    else:
+        other = next((p for p in st.players if p != me), None)
+        if other is not None and any(engine.name(c) == "?" for c in st.hands.get(other, [])):
+            examples.append(f"surprise: CARD by {other}  (reveals one of {other}'s unseen cards)")
+    examples.append(f"{me} ends the turn")
+    return examples[0], "  |  ".join(examples) + "\n" + forms + " Enter: add - Esc: cancel"
 
 
 def menu(engine, catalogue) -> list[MenuItem]:

@@ -5,16 +5,12 @@ with the engine's strict YAML reader, so what the app opens is exactly what the
 engine would read. `dump()` is the canonical emitter: keys in the order the format
 document lists them, short lists in flow style, text quoted only where YAML would
 otherwise read it as something else, so that `loads(dump(x)) == x` for any such data.
-`write_atomic()` never leaves a half-written file: it writes a temporary file in the
-same folder, flushes and fsyncs it, then renames it over the target; and when the
-bytes on disk are already the ones to write, it does not touch the file at all.
+Writing files is `adjudicator.atomic_io.write_atomic` (see `tui.session`).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from typing import Any
 
 import yaml
@@ -22,11 +18,13 @@ import yaml
 from adjudicator import strictyaml
 
 # Key order of the scenario format (docs: /shared/spec/scenario-format.md).
-TOP_ORDER = ("format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle")
+TOP_ORDER = ("format", "id", "title", "question", "cites", "note", "cards", "table", "events", "expect", "variations",
+             "reshuffle")
+VARIATION_ORDER = ("after", "title", "events", "expect", "variations")
 TABLE_ORDER = ("players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
                "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions")
-EVENT_ORDER = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "against", "note",
-               "expect")
+EVENT_ORDER = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "against",
+               "disputed", "note", "expect")
 EXPECT_ORDER = ("winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",
                 "pending", "rejected", "cites", "zones")
 ZONE_SPEC_ORDER = ("has", "lacks", "size", "top")
@@ -127,8 +125,10 @@ def _order_for(path: tuple[str, ...]) -> tuple[str, ...]:
         return TOP_ORDER
     if path == ("table",):
         return TABLE_ORDER
-    if path == ("events", "-"):
+    if len(path) >= 2 and path[-2:] == ("events", "-"):
         return EVENT_ORDER
+    if len(path) >= 2 and path[-2:] == ("variations", "-"):
+        return VARIATION_ORDER
     if path and path[-1] == "expect":
         return EXPECT_ORDER
     if len(path) >= 2 and path[-2] == "zones":
@@ -174,44 +174,3 @@ def dump(doc: Any) -> str:
         _emit_map(doc, 0, (), lines)
         return "\n".join(lines) + "\n"
     return _flow(doc) + "\n"
-
-
-# --------------------------------------------------------------------------- writing
-
-def write_atomic(path: str, text: str) -> bool:
-    """Write `text` (UTF-8) to `path` atomically. Returns False, writing nothing, when
-    the file already holds exactly these bytes."""
-    data = text.encode("utf-8")
-    try:
-        with open(path, "rb") as fh:
-            if fh.read() == data:
-                return False
-    except OSError:
-        pass
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        except OSError:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
-    return True

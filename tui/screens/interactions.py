@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.messages import ShowCards
 from tui.widgets import TYPE_STYLES, CardSuggester, ruling_summary
 
 NOT_YET = "interaction explanations are not available yet"
@@ -88,6 +89,10 @@ class InteractionsScreen(Screen):
         self.query_one("#card-a", Input).focus()
         if self.pending_pair is not None:
             self.set_pair(*self.pending_pair)
+
+    @on(ShowCards)
+    def _show_cards(self, message: ShowCards) -> None:
+        self.set_pair(message.first, message.second)
 
     def set_pair(self, a: str | None, b: str | None = None) -> None:
         if not self.mounted:

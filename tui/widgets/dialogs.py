@@ -1,10 +1,9 @@
-"""Small pieces the screens share: dialogs (prompt, choice, confirm, card picker, open),
-type-ahead suggesters, and the readable rendering of errors and ruling references."""
+"""Modal dialogs: one line of text, a choice from a grouped list, yes/no, several cards
+ticked, cards handed out to players, and opening a scenario file or a library one."""
 
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Iterable
 
 from rich.text import Text
@@ -17,119 +16,8 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
-TYPE_STYLES = {
-    "keeper": "green", "creeper": "red", "goal": "yellow", "ungoal": "yellow", "rule": "cyan",
-    "meta_rule": "cyan", "action": "magenta", "surprise": "bright_magenta", "danger": "red",
-    "unknown": "dim", "basic": "cyan",
-}
+from tui.widgets.suggesters import PathSuggester
 
-
-# --------------------------------------------------------------------------- rendering helpers
-
-def error_text(err: Any, source: str | None = None) -> Text:
-    """An InputError as a readable block: where, what, and the offending line with a caret."""
-    text = Text()
-    where = err.where() if hasattr(err, "where") else ""
-    text.append("This file cannot be used as a scenario.\n", style="bold red")
-    if where:
-        text.append(where, style="bold")
-        text.append("\n")
-    text.append(str(getattr(err, "message", err)))
-    line = getattr(err, "line", None)
-    if source and line:
-        lines = source.splitlines()
-        if 1 <= line <= len(lines):
-            shown = lines[line - 1]
-            text.append("\n\n")
-            text.append(f"{line:>4} | ", style="dim")
-            text.append(shown + "\n")
-            col = getattr(err, "col", None) or 1
-            text.append("     | " + " " * (col - 1) + "^", style="bold red")
-    return text
-
-
-def ruling_summary(rid: str) -> str:
-    """The first sentence of a ruling, or '' when the corpus cannot say (never raises)."""
-    try:
-        from rulings.corpus import one_line
-    except Exception:
-        return ""
-    try:
-        line = one_line(rid)
-        if len(line) < 30:  # "No." says little without its question
-            from rulings.corpus import get
-
-            line = f"{get(rid).title} {line}"
-        return line
-    except Exception:
-        return ""
-
-
-def highlighted(fragment: str, style: str = "bold reverse") -> Text:
-    """Search fragments mark matched words as **word**: show them highlighted."""
-    out = Text()
-    for i, part in enumerate(re.split(r"\*\*", fragment)):
-        out.append(part, style=style if i % 2 else "")
-    return out
-
-
-def card_label(name: str, card: Any = None, count: int = 1, problem: bool = False) -> Text:
-    t = Text()
-    if card is None:
-        t.append(name, style="bold red" if problem else "")
-        t.append("  (unknown card)" if problem else "", style="red")
-    else:
-        t.append(card.name, style=TYPE_STYLES.get(card.type, ""))
-        if name != card.name and card.key != "?":
-            t.append(f" ({name})", style="dim")
-    if count != 1:
-        t.append(f" x{count}", style="bold")
-    if problem and card is not None:
-        t.append("  !", style="bold red")
-    return t
-
-
-# --------------------------------------------------------------------------- suggesters
-
-class CardSuggester(Suggester):
-    """Completes card names and aliases from the catalogue as they are typed."""
-
-    def __init__(self) -> None:
-        super().__init__(use_cache=True, case_sensitive=True)
-
-    async def get_suggestion(self, value: str) -> str | None:
-        from tui.position import card_index
-
-        try:
-            return card_index().complete(value)
-        except Exception:
-            return None
-
-
-class PathSuggester(Suggester):
-    """Completes file and folder names."""
-
-    def __init__(self) -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
-
-    async def get_suggestion(self, value: str) -> str | None:
-        if not value:
-            return None
-        expanded = os.path.expanduser(value)
-        folder, stem = os.path.split(expanded)
-        try:
-            names = sorted(os.listdir(folder or "."))
-        except OSError:
-            return None
-        for name in names:
-            if name.startswith(stem) and name != stem and not name.startswith("."):
-                full = os.path.join(folder, name)
-                suffix = "/" if os.path.isdir(full) else ""
-                return value + name[len(stem):] + suffix
-        return None
-
-
-# --------------------------------------------------------------------------- dialogs
 
 class PromptModal(ModalScreen[str | None]):
     """Ask for one line of text."""
@@ -144,10 +32,10 @@ class PromptModal(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield Input(self.value, placeholder=self.placeholder, suggester=self.suggester,
                         restrict=self.restrict, id="prompt-input")
-            yield Static(self.hint, classes="dialog-hint")
+            yield Static(self.hint, classes="dialog-hint", markup=False)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
@@ -177,9 +65,9 @@ class ChoiceModal(ModalScreen[str | None]):
                 group = grp
             options.append(Option(Text(label) if isinstance(label, str) else label, id=cid))   # no markup
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield OptionList(*options, id="choice-list")
-            yield Static(self.hint or "Enter: choose - Esc: cancel", classes="dialog-hint")
+            yield Static(self.hint or "Enter: choose - Esc: cancel", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         ol = self.query_one(OptionList)
@@ -198,6 +86,8 @@ class ChoiceModal(ModalScreen[str | None]):
 
 
 class ConfirmModal(ModalScreen[bool]):
+    """A yes/no question (y or n; Esc is no)."""
+
     BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
 
     def __init__(self, question: str) -> None:
@@ -206,11 +96,30 @@ class ConfirmModal(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.question, classes="dialog-title")
+            yield Label(self.question, classes="dialog-title", markup=False)
             yield Static("y: yes - n: no", classes="dialog-hint")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class UnsavedModal(ModalScreen[str | None]):
+    """Unsaved changes are about to go: save them first, drop them, or go back."""
+
+    BINDINGS = [Binding("s", "answer('save')", "Save first"), Binding("d", "answer('discard')", "Discard"),
+                Binding("escape,c", "answer(None)", "Go back")]
+
+    def __init__(self, summary: str, doing: str) -> None:
+        super().__init__(classes="dialog")
+        self.summary, self.doing = summary, doing
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(f"{self.summary} {self.doing}?", classes="dialog-title", markup=False)
+            yield Static("s: save them first - d: discard them - Esc: go back", classes="dialog-hint", markup=False)
+
+    def action_answer(self, choice: str | None) -> None:
+        self.dismiss(choice)
 
 
 class PickManyModal(ModalScreen[list[str] | None]):
@@ -226,7 +135,7 @@ class PickManyModal(ModalScreen[list[str] | None]):
         need = (f"exactly {self.count}" if self.count is not None and self.minimum == self.count else
                 f"{self.minimum} to {self.count}" if self.count is not None else f"at least {self.minimum}")
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield SelectionList[int](*[(name, i) for i, name in enumerate(self.options)], id="pick-list")
             yield Static(f"Pick {need}. Space: tick - Enter: confirm - Esc: cancel", classes="dialog-hint",
                          id="pick-hint")
@@ -256,7 +165,7 @@ class DealModal(ModalScreen[dict | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield OptionList(*self._options(), id="deal-list")
             yield Static("Enter: give the card to the next player - d: done - Esc: cancel", classes="dialog-hint")
 
@@ -276,99 +185,6 @@ class DealModal(ModalScreen[dict | None]):
         for card, who in zip(self.cards, self.to):
             out.setdefault(who, []).append(card)
         self.dismiss(out)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class CardPicker(ModalScreen[str | None]):
-    """Type a card name: completion as you type, matches by alias and despite typos.
-    `?` is an unknown card; `NAME x3` adds three copies."""
-
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "move(1)", "Next match", show=False),
-        Binding("up", "move(-1)", "Previous match", show=False),
-    ]
-
-    def __init__(self, title: str) -> None:
-        super().__init__(classes="dialog")
-        self.title_text = title
-        self.matches: list[Any] = []
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Input(placeholder="card name, alias, '?' (unknown) or 'NAME x2'", suggester=CardSuggester(),
-                        id="card-input")
-            yield OptionList(id="card-matches")
-            yield Static("", id="card-info", classes="dialog-hint")
-            yield Static("Type to search - Up/Down: pick a match - Enter: add - Esc: cancel", classes="dialog-hint")
-
-    @on(Input.Changed, "#card-input")
-    def _typed(self, event: Input.Changed) -> None:
-        from tui.position import card_index
-
-        self.matches = card_index().find(event.value, limit=12)
-        ol = self.query_one("#card-matches", OptionList)
-        options = []
-        for m in self.matches:
-            label = Text(m.card.name, style=TYPE_STYLES.get(m.card.type, ""))
-            if m.is_alias:
-                label.append(f"  ({m.label})", style="dim")
-            label.append(f"  {m.card.type.replace('_', ' ')}", style="dim italic")
-            options.append(Option(label, id=m.card.key))
-        ol.set_options(options)
-        if self.matches:
-            ol.highlighted = 0
-        self._show_info()
-
-    def _show_info(self) -> None:
-        ol = self.query_one("#card-matches", OptionList)
-        info = self.query_one("#card-info", Static)
-        if ol.highlighted is None or not self.matches:
-            text = self.query_one("#card-input", Input).value.strip()
-            info.update("" if not text or text.startswith("?") else Text("no card matches", style="red"))
-            return
-        card = self.matches[ol.highlighted].card
-        info.update(Text(card.effect, style="italic"))
-
-    @on(OptionList.OptionHighlighted, "#card-matches")
-    def _highlighted(self) -> None:
-        self._show_info()
-
-    def action_move(self, delta: int) -> None:
-        ol = self.query_one("#card-matches", OptionList)
-        if ol.option_count:
-            ol.highlighted = ((ol.highlighted or 0) + delta) % ol.option_count
-
-    def _result(self) -> str | None:
-        from tui.position import split_copies, with_copies
-
-        typed = self.query_one("#card-input", Input).value.strip()
-        name, count = split_copies(typed)
-        if name.strip() == "?":
-            return with_copies("?", count)
-        ol = self.query_one("#card-matches", OptionList)
-        if ol.highlighted is not None and self.matches:
-            return with_copies(self.matches[ol.highlighted].card.name, count)
-        return None
-
-    @on(Input.Submitted, "#card-input")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        result = self._result()
-        if result is None:
-            self.notify("No card matches that name.", severity="warning", markup=False)
-            return
-        self.dismiss(result)
-
-    @on(OptionList.OptionSelected, "#card-matches")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        result = self._result()
-        if result is not None:
-            self.dismiss(result)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

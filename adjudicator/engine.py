@@ -96,6 +96,7 @@ class Engine(Quantities, Responses):
         self._defer = 0
         self._dirty = False
         self._said_tie: frozenset[str] = frozenset()
+        self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
 
     # =====================================================================
     # running events
@@ -1208,8 +1209,13 @@ class Engine(Quantities, Responses):
         held = [c for c in unseen if all(w.before is None or c in w.before.hands.get(player, ())
                                          or any(c in t.cards for t in w.before.temp_hands) for w in st.windows)]
         old = (held or unseen)[0]
-        st.defs.append(self.cat.get(key))
-        new = len(st.defs) - 1
+        # one copy id per (unseen card, title): trying many reveals, or re-running an
+        # event for its answers, never grows the shared definitions without end
+        cache = self._revealed
+        new = cache.get((old, key))
+        if new is None or new >= len(st.defs) or st.defs[new].key != key:
+            st.defs.append(self.cat.get(key))
+            new = cache[(old, key)] = len(st.defs) - 1
         _swap_card(st, old, new)
         # the windows still open remember the table before each play: the same card
         # was unseen there too, so it is revealed there as well (on copies of them)

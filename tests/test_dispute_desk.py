@@ -508,3 +508,40 @@ def test_random_reveals_keep_every_card(seed):
                  if engine.state.defs[c].key != "?" and c != engine.state.basic]
         dupes = [n for n, k in Counter(known).items() if k > 1]
         assert not dupes, dupes
+
+
+def test_the_three_disputes_with_unseen_hands():
+    """Play All and Time Portal; That's Mine countered, then a late Surprise after the
+    next play; Double Agenda trashed: each settled from hands nobody has seen."""
+    v = run(PLAY_ALL)
+    assert v.answer.outcome == "done" and "play-all-vs-turn-end" in [r.id for r in v.answer.rulings]
+    assert v.engine.state.active_player == "Ben"
+
+    late = THATS_MINE.replace("    disputed: true\n", "") + (
+        "  - surprise: Stop That!\n    by: Cal\n    against: Veto!\n")
+    v = run(late)
+    assert v.answer.outcome == "refused" and v.answer.lines[0].cites[0] == "surprise-too-late"
+    assert v.steps[5].table["hands"]["Cal"] == ["?", "?"]          # the refusal revealed nothing
+
+    trashed = """
+format: 1
+id: double-agenda-trashed-unseen
+question: I trashed Double Agenda - who picks which Goal stays?
+table:
+  players: [Ann, Ben, Cal, Dee]
+  turn: Ann
+  rules: [Double Agenda, Play 2]
+  goals: [Milk and Cookies, Night and Day]
+  hands:
+    Ann: ["? x2"]
+    Ben: ["? x3"]
+  draw_pile: ["? x10"]
+events:
+  - play: Trash a New Rule
+    choose: [Double Agenda]
+"""
+    v = run(trashed)
+    assert v.answer.outcome == "waiting" and "double-agenda-removed-choice" in [r.id for r in v.answer.rulings]
+    groups = legal_moves(v.engine)
+    assert [m.words for m in groups[0].moves] == ["Milk & Cookies goes; Night & Day stays",
+                                                  "Night & Day goes; Milk & Cookies stays"]

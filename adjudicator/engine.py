@@ -40,6 +40,7 @@ class Entry:
 
     text: str
     cites: tuple[str, ...] = ()
+    kind: str = ""                    # "reveal": an unseen card was revealed
 
 
 def cites_of(entries: Iterable[Entry]) -> list[str]:
@@ -1228,7 +1229,8 @@ class Engine(Quantities, Responses):
             swapped.append(w)
         st.windows = swapped
         where = "temporary hand" if source is not st.hands[player] else "hand"
-        self.say(f"{player} reveals one of the unseen cards ('?') in their {where}: it is {self.name(new)}.")
+        self.entries.append(Entry(f"{player} reveals one of the unseen cards ('?') in their {where}: "
+                                  f"it is {self.name(new)}.", kind="reveal"))
         return new
 
     # =====================================================================

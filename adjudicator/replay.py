@@ -46,7 +46,8 @@ class Step:
         return {
             "step": self.number, "event": self.label, "words": self.words or None, "status": self.status,
             "line": self.line,
-            "explanation": [{"text": e.text, "cites": list(e.cites)} for e in self.entries],
+            "explanation": [{"text": e.text, "cites": list(e.cites), **({"kind": e.kind} if e.kind else {})}
+                            for e in self.entries],
             "cites": self.cites, "reason": self.reason or None, "ruling": self.ruling,
             "pending": self.decision.to_json() if self.decision else None,
             "note": self.note or None, "failures": self.failures, "refusal": self.refusal or None,
@@ -154,6 +155,11 @@ class Verdict:
             parts.append(f"Nobody has won; it is {st.active_player}'s turn.")
         if e.pending is not None:
             parts.append(f"The engine is waiting: {e.pending.decision.describe()}.")
+        revealed = [(s.number, e.text) for s in self.steps if not s.shared and s.status != "rejected"
+                    for e in s.entries if e.kind == "reveal"]
+        if revealed:
+            parts.append("Revealed from unseen hands: " + "; ".join(f"step {n}: {t.rstrip('.')}" for n, t in revealed)
+                         + ".")
         rejected = [s for s in self.steps if s.status == "rejected" and not s.shared]
         for s in rejected:
             parts.append(f"Step {s.number} ({s.label}) was refused: {s.reason}" +
@@ -492,7 +498,7 @@ def dispute_answer(sc: Scenario, verdict: Verdict) -> DisputeAnswer:
     else:
         outcome = "done"
         text = f"{words}: allowed." + _consequences(step, verdict)
-    lines = [e for e in step.entries if e.cites or "reveals one of the unseen" in e.text] or list(step.entries)
+    lines = [e for e in step.entries if e.cites or e.kind == "reveal"] or list(step.entries)
     rulings = [RulingLine(r, ruling_answer(r)) for r in cites_of(lines)]
     return DisputeAnswer(sc.question, n, words, outcome, text, lines, rulings)
 

@@ -101,6 +101,9 @@ def test_a_surprise_revealed_from_an_unseen_hand_runs_as_usual():
     assert [st.name(c) for c in st.keepers["Ann"]] == ["The Moon", "Bread"]
     assert [st.name(c) for c in st.hands["Ben"]] == ["?"]
     assert not v.failures
+    assert "Revealed from unseen hands: step 2: Ben reveals one of the unseen cards ('?') in their hand: it is " \
+           "That's Mine; step 3: Ann reveals" in v.summary()
+    assert v.to_json()["steps"][2]["explanation"][0]["kind"] == "reveal"
 
 
 def test_reveals_keep_every_card_and_turn_one_unknown_into_one_known():

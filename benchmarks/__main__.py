@@ -19,6 +19,7 @@ TARGETS = {
     "engine_events_per_second": (10_000, "min"),
     "scenario_replay_median_ms": (5.0, "max"),
     "check_library_wall_seconds": (2.0, "max"),
+    "moves_with_reveals_median_ms": (250.0, "max"),
     "search_query_p95_ms": (10.0, "max"),
     "app_ready_seconds": (1.5, "max"),
     "app_peak_rss_mb": (150.0, "max"),

@@ -54,18 +54,29 @@ def cmd_check(args) -> int:
         if verdict.scenario and sid in seen_ids:
             problems.append(f"{path}: id {sid!r} is also used by {seen_ids[sid]}; ids are unique in a library")
         seen_ids.setdefault(sid, path)
+        lines = _variation_results(verdict.variations)
         if problems:
             failed += 1
-            _emit(args, {"id": sid, "file": path, "passed": False, "failures": problems, "verdict": verdict.summary()},
-                  f"FAIL {sid}: {problems[0]}")
+            _emit(args, {"id": sid, "file": path, "passed": False, "failures": problems, "verdict": verdict.summary(),
+                         "variations": lines}, f"FAIL {sid}: {problems[0]}")
         else:
             passed += 1
-            _emit(args, {"id": sid, "file": path, "passed": True, "failures": [], "verdict": verdict.summary()},
-                  f"PASS {sid}")
+            _emit(args, {"id": sid, "file": path, "passed": True, "failures": [], "verdict": verdict.summary(),
+                         "variations": lines}, f"PASS {sid}")
     if args.json:
         print(json.dumps({"passed": passed, "failed": failed}))
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and (passed or not paths) else 1
+
+
+def _variation_results(variations) -> list[dict]:
+    """Each variation's own result, depth first (`check --json`)."""
+    out = []
+    for v in variations:
+        out.append({"title": v.name, "path": list(v.path), "line": v.variation.line, "passed": v.verdict.passed,
+                    "failures": v.verdict.all_failures})
+        out += _variation_results(v.verdict.variations)
+    return out
 
 
 def _emit(args, obj, line) -> None:

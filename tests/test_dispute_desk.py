@@ -373,6 +373,9 @@ def test_a_failing_variation_fails_check_and_is_named(tmp_path, capsys):
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
     assert "FAIL thats-mine-countered-unseen: variation 'Ann lets it go': final expect" in out
+    assert main(["check", "--json", str(path)]) == 1
+    obj = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert [(v["path"], v["passed"]) for v in obj["variations"]] == [([0], True), ([1], False), ([1, 0], True)]
 
 
 @pytest.mark.parametrize("bad,line,needle", [

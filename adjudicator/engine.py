@@ -26,7 +26,7 @@ from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision, Rej
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.mechanics.base import (
-    ACTION, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
+    ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
 )
 from adjudicator.names import normalize
 from adjudicator.quantities import Quantities
@@ -1183,6 +1183,10 @@ class Engine(Quantities, Responses):
     def reveal_problem(self, player: str, key: str) -> str | None:
         """Why `player` cannot reveal one of their unseen cards as `key`, or None."""
         d = self.cat.get(key)
+        if d.type in (CREEPER, BASIC):
+            return (f"{d.name} cannot be one of {player}'s unseen cards: "
+                    + ("a Creeper drawn goes straight to the table, so none is ever held" if d.type == CREEPER
+                       else "the Basic Rules never leave the center of the table"))
         where = self.known_copies(key)
         if where and d.copies <= 1:
             return (f"{d.name} cannot be one of {player}'s unseen cards: it is already on the table "

@@ -551,3 +551,12 @@ events:
     groups = legal_moves(v.engine)
     assert [m.words for m in groups[0].moves] == ["Milk & Cookies goes; Night & Day stays",
                                                   "Night & Day goes; Milk & Cookies stays"]
+
+
+@pytest.mark.parametrize("card,needle", [("War", "a Creeper drawn goes straight to the table"),
+                                         ("Basic Rules", "never leave the center")])
+def test_no_unseen_card_is_a_creeper_or_the_basic_rules(card, needle):
+    v = run(PLAY_ALL.replace("    choose: [Dreams]\n", f"    choose: [Dreams]\n  - play: {card}\n"))
+    step = v.steps[2]
+    assert step.status == "rejected" and needle in step.reason
+    assert step.table["hands"]["Ben"] == ["?", "?", "?", "Milk"]     # he drew Milk; nothing revealed

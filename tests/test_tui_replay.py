@@ -152,11 +152,13 @@ async def test_a_pending_decision_is_offered_as_a_prompt(tmp_path):
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
         labels = [str(o.prompt) for o in app.screen.query_one("#choice-list").options if o.id]
-        assert labels[:2] == ["Ann chooses Toast", "Ann chooses Baked Goods"]
+        # each answer is told by what it does, not only by the card named
+        assert labels[:2] == ["Toast is replaced; Baked Goods stays", "Baked Goods is replaced; Toast stays"]
         await pilot.press("enter")
         await until(pilot, lambda: len(screen.verdict.steps) == 3 and not screen.busy)
         assert app.session.doc["events"][-1] == {"choose": "Toast"}
         assert screen.verdict.steps[-1].status == "done"
+        assert "Toast is replaced; Baked Goods stays" in shown(screen, "#step-title")
 
 
 async def test_a_bad_scenario_shows_its_error_not_a_traceback(tmp_path):

@@ -95,11 +95,12 @@ class FluxxJudgeApp(App[int]):
     }
     COMMANDS = App.COMMANDS | {_card_commands, _ruling_commands, _scenario_commands}
     BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("f2", "mode('table')", "Table"),
-        Binding("f3", "mode('replay')", "Replay"),
-        Binding("f4", "mode('rulings')", "Rulings"),
-        Binding("f5", "mode('interactions')", "Cards"),
+        # the screen keys are shown by the ModeBar at the top of every screen
+        Binding("f1", "help", "Help", show=False),
+        Binding("f2", "mode('table')", "Table", show=False),
+        Binding("f3", "mode('replay')", "Replay", show=False),
+        Binding("f4", "mode('rulings')", "Rulings", show=False),
+        Binding("f5", "mode('interactions')", "Cards", show=False),
         Binding("question_mark", "help", "Help", show=False),
         Binding("ctrl+s", "save", "Save"),
         Binding("f6", "save_as", "Save as"),

@@ -15,9 +15,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.mode_bar import ModeBar
 from tui.messages import ShowCards
 from tui.widgets import TYPE_STYLES, CardSuggester, ruling_summary
 
@@ -69,7 +70,7 @@ class InteractionsScreen(Screen):
         self.pending_pair: tuple[str | None, str | None] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with Vertical(id="pair-inputs"):
             with Horizontal(classes="pair-row"):
                 yield Label("First card ", classes="pair-label")

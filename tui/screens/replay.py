@@ -18,16 +18,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.mode_bar import ModeBar
 from tui import variations
 from tui.lines import MenuItem, diff_tables, event_label, menu, parse_typed, run_line, typed_hint
 from tui.messages import SessionReplaced, SessionSaved
 from tui.session import Session
 from tui.variations import Line
-from tui.widgets import (ChoiceModal, ConfirmModal, DealModal, PickManyModal, PromptModal, error_text,
-                         ruling_summary)
+from tui.widgets import (ChoiceModal, ConfirmModal, DealModal, EventSuggester, PickManyModal, PromptModal,
+                         error_text, ruling_summary)
 
 STATUS_MARK = {"setup": ("·", "dim"), "done": ("✓", "green"), "rejected": ("✗", "bold red"),
                "waiting": ("?", "bold yellow"), "fault": ("!", "bold red")}
@@ -46,9 +47,10 @@ class ReplayScreen(Screen):
         Binding("end", "go(-1)", "Last", show=False),
         Binding("a", "add", "Add event"),
         Binding("b", "branch", "What if"),
-        Binding("l", "next_line", "Lines"),
+        Binding("l", "next_line", "Lines", show=False),
         Binding("q", "question", "Question"),
         Binding("d", "disputed", "Disputed", show=False),
+        Binding("t", "toggle_table", "Table/why", show=False),
         Binding("x", "drop", "Drop last", show=False),
         Binding("k", "keep_line", "Keep line", show=False),
         Binding("delete", "remove_line", "Remove line", show=False),
@@ -71,7 +73,7 @@ class ReplayScreen(Screen):
         self.mounted = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         yield Static("", id="replay-head")
         with VerticalScroll(id="answer-view"):
             yield Static("", id="answer")
@@ -255,11 +257,12 @@ class ReplayScreen(Screen):
             mark, style = STATUS_MARK.get(step.status, ("?", ""))
             label = self._label(i)
             t = Text()
+            disputed = bool(i) and i == self._disputed_step()
+            t.append("Q" if disputed else " ", style="bold magenta")
             t.append(f"{i:>2} ", style="dim")
             t.append(mark + " ", style=style)
             t.append(label, style="dim" if line.base and i <= line.base and not line.original else "")
-            if i and i == self._disputed_step():
-                t.append("  <- disputed", style="bold magenta")
+
             options.append(Option(t, id=str(i)))
         ol.set_options(options)
         ol.highlighted = self.step_index
@@ -276,6 +279,8 @@ class ReplayScreen(Screen):
         asked = v.steps[i - 1].decision
         if "choose" in ev and asked is not None:
             return asked.outcome(ev["choose"])         # told by what it does: "Toast goes; Bread stays"
+        if v.steps[i].words:
+            return v.steps[i].words                    # the engine's own words: "Ann plays Milk"
         if "by" not in ev and not ({"random", "choose", "join", "leave"} & set(ev)):
             ev["by"] = v.steps[i - 1].table.get("turn")
         return event_label(ev)
@@ -363,6 +368,8 @@ class ReplayScreen(Screen):
         title.append(f"  {label}  ")
         mark, style = STATUS_MARK.get(step.status, ("?", ""))
         title.append(f"{mark} {STATUS_WORD.get(step.status, step.status)}", style=style)
+        if self.has_class("-narrow"):
+            title.append("  t: " + ("why" if self.has_class("-show-table") else "table"), style="dim")
         self.query_one("#step-title", Static).update(title)
         self.query_one("#table-text", Static).update(self._table_text(prev, step.table))
         self.query_one("#explain-text", Static).update(self._explain_text(step, i == n))
@@ -517,6 +524,11 @@ class ReplayScreen(Screen):
         else:
             self._replay(idx, select)
 
+    def action_toggle_table(self) -> None:
+        """On a narrow terminal the step shows its table or its explanation: switch."""
+        self.toggle_class("-show-table")
+        self._show_step()
+
     def action_branch(self) -> None:
         v = self.verdict
         if v is None or self.busy:
@@ -605,15 +617,13 @@ class ReplayScreen(Screen):
 
     @work(thread=True, exclusive=True, group="menu")
     def _menu_worker(self, token: int, line_idx: int) -> None:
-        from tui.position import catalogue
-
         verdict = self.results[line_idx][0]
         try:
-            items = menu(verdict.engine, catalogue())
-        except Exception as exc:
+            items = menu(verdict.engine)
+        except Exception as exc:  # never a broken menu: typing any event still works
             items = [MenuItem("Type any event (the engine judges it)...", kind="type", group="Other")]
-            self.app.call_from_thread(self.notify, f"The engine could not list the legal events: {exc}",
-                                      severity="warning", markup=False)
+            self.app.call_from_thread(self.notify, f"The engine could not list the legal events ({exc}); "
+                                      "type the event instead.", severity="warning", markup=False)
         self.app.call_from_thread(self._ask_event, token, line_idx, items)
 
     def _ask_event(self, token: int, line_idx: int, items: list[MenuItem]) -> None:
@@ -638,23 +648,36 @@ class ReplayScreen(Screen):
                 self._ask_typed(line_idx)
 
         self.app.push_screen(ChoiceModal("Add an event: what happens next?", choices,
-                                         "Only what the rules allow now is listed. Enter: add - Esc: cancel"), chosen)
+                                         "Only what the rules allow now is listed. Type to narrow it. "
+                                         "Enter: add - Esc: cancel", filtered=True), chosen)
 
     def _ask_typed(self, line_idx: int, value: str = "") -> None:
+        self._typed_worker(line_idx, value)
+
+    @work(thread=True, exclusive=True, group="menu")
+    def _typed_worker(self, line_idx: int, value: str) -> None:
+        verdict = self.results.get(line_idx, (None, None))[0]
+        engine = verdict.engine if verdict is not None else None
+        try:
+            example, hint = typed_hint(engine)
+            suggester = EventSuggester(engine) if engine is not None else None
+        except Exception:
+            example, hint, suggester = "play: CARD by PLAYER", "", None
+        self.app.call_from_thread(self._show_typed, line_idx, value, engine, example, hint, suggester)
+
+    def _show_typed(self, line_idx: int, value: str, engine: Any, example: str, hint: str, suggester: Any) -> None:
         def typed(text: str | None) -> None:
             if text is None:
                 return
             try:
-                ev = parse_typed(text)
+                ev = parse_typed(text, engine)
             except ValueError as exc:
                 self.notify(str(exc), severity="warning", markup=False)
-                self._ask_typed(line_idx, text)
+                self._show_typed(line_idx, text, engine, example, hint, suggester)
                 return
             self.append_event(line_idx, ev)
 
-        verdict = self.results.get(line_idx, (None, None))[0]
-        example, hint = typed_hint(verdict.engine if verdict is not None else None)
-        self.app.push_screen(PromptModal("Type an event", value, example, hint), typed)
+        self.app.push_screen(PromptModal("Type an event", value, example, hint, suggester=suggester), typed)
 
     def append_event(self, line_idx: int, event: dict[str, Any]) -> None:
         line = self.lines[line_idx]

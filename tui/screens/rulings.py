@@ -17,10 +17,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, OptionList, Select, Static
+from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from tui.widgets.mode_bar import ModeBar
 from tui.widgets import highlighted
 
 DEBOUNCE = 0.12
@@ -66,7 +67,7 @@ class RulingsScreen(Screen):
         self.suggestion: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with Vertical(id="rulings-top"):
             yield Input(placeholder="Search the rulings: words, card names; filters card: topic: edition: kind:",
                         id="query")
@@ -319,7 +320,7 @@ class RulingScreen(Screen):
         self.data: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with VerticalScroll(id="ruling-body"):
             yield Static(Text(f"Loading {self.rid}...", style="italic"), id="ruling-text")
         yield Static("Links (Enter opens):", id="ruling-links-title")

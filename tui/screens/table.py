@@ -19,9 +19,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ItemGrid, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.mode_bar import ModeBar
 from tui import position as P
 from tui.messages import PlayerEdit, SessionReplaced, SessionSaved, ZoneEdit
 from tui.widgets import CardPicker, ChoiceModal, PromptModal, error_text
@@ -32,8 +33,7 @@ class TableScreen(Screen):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("ctrl+s", "app.save", "Save"),
-        Binding("ctrl+o", "app.open", "Open"),
+        Binding("ctrl+o", "app.open", "Open", show=False),
         Binding("ctrl+n", "app.new", "New", show=False),
         Binding("ctrl+w", "question", "Question"),
     ]
@@ -51,7 +51,7 @@ class TableScreen(Screen):
         return self.session.table
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with Horizontal(id="table-main"):
             with Vertical(id="sidebar"):
                 yield Static("", id="file-label")

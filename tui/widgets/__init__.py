@@ -5,9 +5,9 @@ from tui.widgets.card_picker import CardPicker
 from tui.widgets.dialogs import (ChoiceModal, ConfirmModal, DealModal, OpenModal, PickManyModal, PromptModal,
                                  UnsavedModal)
 from tui.widgets.render import TYPE_STYLES, card_label, error_text, highlighted, ruling_summary
-from tui.widgets.suggesters import CardSuggester, PathSuggester
+from tui.widgets.suggesters import CardSuggester, EventSuggester, PathSuggester
 from tui.widgets.zones import PlayerList, ZoneList
 
-__all__ = ["CardPicker", "CardSuggester", "ChoiceModal", "ConfirmModal", "DealModal", "OpenModal", "PathSuggester",
+__all__ = ["CardPicker", "CardSuggester", "ChoiceModal", "ConfirmModal", "DealModal", "EventSuggester", "OpenModal", "PathSuggester",
            "PickManyModal", "PlayerList", "PromptModal", "TYPE_STYLES", "UnsavedModal", "ZoneList", "card_label",
            "error_text", "highlighted", "ruling_summary"]

@@ -48,33 +48,77 @@ class PromptModal(ModalScreen[str | None]):
 
 class ChoiceModal(ModalScreen[str | None]):
     """Pick one option from a list. `choices` is a list of (id, label, group) triples;
-    a change of group shows the group as a heading."""
+    a change of group shows the group as a heading. With `filtered`, typing narrows
+    the list to the options (or groups) holding every word typed."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding("down", "move(1)", "Next", show=False), Binding("up", "move(-1)", "Previous", show=False),
+                Binding("pagedown", "move(10)", show=False), Binding("pageup", "move(-10)", show=False)]
 
-    def __init__(self, title: str, choices: Iterable[tuple[str, Any, str]], hint: str = "") -> None:
+    def __init__(self, title: str, choices: Iterable[tuple[str, Any, str]], hint: str = "",
+                 filtered: bool = False) -> None:
         super().__init__(classes="dialog")
-        self.title_text, self.choices, self.hint = title, list(choices), hint
+        self.title_text, self.choices, self.hint, self.filtered = title, list(choices), hint, filtered
 
-    def compose(self) -> ComposeResult:
-        options: list[Option | None] = []
+    def _options(self, words: list[str]) -> list[Option]:
+        options: list[Option] = []
         group = None
         for cid, label, grp in self.choices:
+            text = str(label).lower() + " " + str(grp).lower()
+            if words and not all(w in text for w in words):
+                continue
             if grp and grp != group:
                 options.append(Option(Text(grp, style="bold underline"), disabled=True))
                 group = grp
             options.append(Option(Text(label) if isinstance(label, str) else label, id=cid))   # no markup
+        return options
+
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(self.title_text, classes="dialog-title", markup=False)
-            yield OptionList(*options, id="choice-list")
+            if self.filtered:
+                yield Input(placeholder="type to narrow the list (a card, a player, 'reveal'...)", id="choice-filter",
+                            compact=True)
+            yield OptionList(*self._options([]), id="choice-list")
             yield Static(self.hint or "Enter: choose - Esc: cancel", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
-        ol = self.query_one(OptionList)
-        for i, opt in enumerate(ol.options):
-            if not opt.disabled:
-                ol.highlighted = i
+        self._first()
+
+    def _first(self) -> None:
+        ol = self.query_one("#choice-list", OptionList)
+        ol.highlighted = next((i for i, opt in enumerate(ol.options) if not opt.disabled), None)
+
+    @on(Input.Changed, "#choice-filter")
+    def _narrow(self, event: Input.Changed) -> None:
+        ol = self.query_one("#choice-list", OptionList)
+        ol.set_options(self._options(event.value.lower().split()))
+        self._first()
+
+    @on(Input.Submitted, "#choice-filter")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        ol = self.query_one("#choice-list", OptionList)
+        if ol.highlighted is not None and ol.option_count:
+            option = ol.get_option_at_index(ol.highlighted)
+            if not option.disabled:
+                self.dismiss(option.id)
+
+    def action_move(self, delta: int) -> None:
+        ol = self.query_one("#choice-list", OptionList)
+        if not ol.option_count:
+            return
+        i = ol.highlighted if ol.highlighted is not None else -1
+        step = 1 if delta > 0 else -1
+        for _ in range(abs(delta)):
+            j = i + step
+            while 0 <= j < ol.option_count and ol.get_option_at_index(j).disabled:
+                j += step
+            if not 0 <= j < ol.option_count:
                 break
+            i = j
+        if i >= 0:
+            ol.highlighted = i
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -1,4 +1,4 @@
-"""Type-ahead for inputs: card names and aliases, file and folder names."""
+"""Type-ahead for inputs: card names and aliases, file and folder names, typed events."""
 
 from __future__ import annotations
 
@@ -45,3 +45,17 @@ class PathSuggester(Suggester):
         return None
 
 
+
+
+class EventSuggester(Suggester):
+    """Completes a typed event from hints made from the table now (the engine's
+    `EventHints`: the legal events in words and in file syntax, players and cards in play)."""
+
+    def __init__(self, engine) -> None:
+        super().__init__(use_cache=True, case_sensitive=True)
+        from adjudicator.typed_events import EventHints
+
+        self.hints = EventHints(engine)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return self.hints.suggest(value)

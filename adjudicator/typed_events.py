@@ -88,6 +88,8 @@ def _file_syntax(text: str, splitter: "_Splitter") -> dict[str, Any]:
     from adjudicator import strictyaml
     from adjudicator.errors import InputError
 
+    if not text.startswith("{") and re.search(r",\s*(?:by|against|choose)\s*:", text):
+        text = "{" + text + "}"                        # "play: Milk, by: Ann": a mapping without its braces
     if text.startswith("{"):
         try:
             data = strictyaml.load_plain(text, "<typed>")

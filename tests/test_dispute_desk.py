@@ -413,6 +413,7 @@ def test_schema_agrees_with_the_loader_on_the_new_keys():
     ("play: Bread", {"play": "Bread"}),
     ("play Bread by ann", {"play": "Bread", "by": "Ann"}),
     ("{play: Bread, by: Ann}", {"play": "Bread", "by": "Ann"}),
+    ("play: Bread, by: Ann", {"play": "Bread", "by": "Ann"}),
     ("Cal reveals Stop That! against The Moon", {"surprise": "Stop That!", "by": "Cal", "against": "The Moon"}),
     ("Ben plays the Surprise thats mine", {"surprise": "That's Mine", "by": "Ben"}),
     ("Ben plays That's Mine", {"surprise": "That's Mine", "by": "Ben"}),      # off turn: the out-of-turn side
@@ -460,6 +461,8 @@ def test_hints_come_from_the_table():
         first = h.split(" ")[0].strip("{")
         assert first in players or first.rstrip(":") in ("play", "surprise", "use", "end_turn", "choose"), h
     assert hints.suggest("Ann pl") == "Ann plays Bread"
+    for h in hints.hints:                        # every hint reads back as an event
+        parse_typed_event(h, v.engine)
     assert any(h.startswith("Ben reveals That's Mine") for h in hints.matching("ben reveals"))
     # cards come from the table, or from the reveals the rules allow
     reveal_hints = {x for g in legal_moves(v.engine) for m in g.moves if m.reveal for x in (m.words, m.syntax)}

@@ -268,7 +268,9 @@ class EventHints:
     file syntax (reveals included), then verbs with the players and cards in the game.
     Built once per position; `suggest` and `matching` are cheap."""
 
-    def __init__(self, engine, editions: Iterable[str] | None = None, reveals: bool = True):
+    def __init__(self, engine, editions: Iterable[str] | None = None, reveals: bool = True, groups=None):
+        """`groups`: the `legal_moves(engine)` already listed for this position (the
+        menu's), so that the list is not made twice."""
         from adjudicator.moves import legal_moves
 
         st = engine.state
@@ -276,7 +278,7 @@ class EventHints:
         known = [c for c in st.every_card() if st.defs[c].type != UNKNOWN and c != st.basic]
         self.cards = list(dict.fromkeys(st.defs[c].name for c in known))
         hints: list[str] = []
-        for g in legal_moves(engine, editions, reveals=reveals):
+        for g in groups if groups is not None else legal_moves(engine, editions, reveals=reveals):
             for m in g.moves:
                 hints.append(m.words)
             for m in g.moves:

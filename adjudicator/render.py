@@ -117,8 +117,12 @@ def render_variation(v: VariationVerdict, shown: set[str], judged: bool) -> list
     for step in verdict.steps:
         if step.number == 0 or step.shared:
             continue
-        lines.extend("   " + x for x in render_step(step, shown, judged))
+        lines.extend(_indent(render_step(step, shown, judged)))
     lines.append("   Verdict: " + verdict.summary())
     for sub in verdict.variations:
-        lines.extend("   " + x for x in render_variation(sub, shown, judged))
+        lines.extend(_indent(render_variation(sub, shown, judged)))
     return lines
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["   " + part for line in lines for part in line.split("\n")]

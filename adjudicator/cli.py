@@ -117,6 +117,8 @@ def cmd_moves(args) -> int:
         print("  none: the game is over" if st.game_over else "  none")
     for g in groups:
         print(f"{g.title}:")
+        if g.why:
+            print(f"  ({g.why}" + (f" [{', '.join(g.cites)}]" if g.cites else "") + ")")
         if g.moves:
             for m in g.moves:
                 print(f"  - {m.syntax:<44}  {m.words}")

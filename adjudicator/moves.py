@@ -67,6 +67,8 @@ class MoveGroup:
     options: list[str] = field(default_factory=list)
     count: int | None = None
     minimum: int = 0
+    why: str = ""                     # for a decision: who decides, and on what authority
+    cites: list[str] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -80,7 +82,8 @@ class MoveGroup:
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "kind": self.kind, "by": self.by, "moves": [m.to_json() for m in self.moves],
-                "options": self.options, "count": self.count, "minimum": self.minimum}
+                "options": self.options, "count": self.count, "minimum": self.minimum, "why": self.why or None,
+                "cites": self.cites}
 
 
 # --------------------------------------------------------------------------- words and syntax
@@ -284,8 +287,13 @@ def answer_groups(engine) -> list[MoveGroup]:
     """The answers to the pending decision, told by what each one does."""
     d = engine.pending.decision
     names = d.option_names or [str(o) for o in d.options]
+    from adjudicator.replay import who_decides
+
     title = f"{'Chance' if d.chance else d.by} must decide: {d.prompt}"
     g = MoveGroup(title, "answer", None if d.chance else d.by)
+    who = who_decides(engine, d)
+    if who is not None:
+        g.why, g.cites = who.text, list(who.cites)
     if d.chance:
         for n in dict.fromkeys(names):
             g.moves.append(Move(Event("random", engine.cat.resolve(n).key if n != "?" else "?"), {"random": n},

@@ -441,28 +441,27 @@ def who_decides(engine: Engine, decision: Decision) -> Entry | None:
     ruling that says so; where the official material is silent, it says that."""
     if decision.chance:
         return None
-    what = decision.prompt
+    by = decision.by
     if decision.kind == "table":
-        return Entry(f"The people at the table judge this together: {what}.")
+        return Entry(f"The people at the table judge this together: {decision.prompt}.")
     if decision.cites:
-        return Entry(f"{decision.by} makes this choice: {what}.", tuple(decision.cites))
+        return Entry(f"The choice is {by}'s.", tuple(decision.cites))
     st = engine.state
     # the card being carried out: the last one played or used, else the last in flight
     source = st.windows[-1].card if st.windows else next((c for c in reversed(st.resolving)), None)
     player = next((w.by for w in reversed(st.windows) if w.card == source), st.active_player)
-    if source is not None and st.defs[source].type in ("action", "surprise") and decision.by == player:
-        return Entry(f"{decision.by} makes this choice as the player carrying out {st.defs[source].name}: whoever "
-                     f"plays an Action does what it says.", ("rule-action-discard-after-use",))
+    if source is not None and st.defs[source].type in ("action", "surprise") and by == player:
+        return Entry(f"The choice is {by}'s, as the player carrying out {st.defs[source].name}: whoever plays an "
+                     "Action does what it says.", ("rule-action-discard-after-use",))
     acting = st.windows and st.windows[-1].kind == "use" or st.defs[source].type in ("action", "surprise") \
         if source is not None else False
     if not acting:
-        played = f", who played {st.defs[source].name}" if source is not None and decision.by == player else ""
-        return Entry(f"{decision.by} makes this choice: {what}. The official material says nothing on who decides "
-                     f"here; the engine asks {decision.by}{played}.")
-    whom = "the one carrying it out" if decision.by == player else "each player it names"
-    return Entry(f"{decision.by} makes this choice: {what}. The official material says nothing on who decides here "
-                 f"beyond the text of {st.defs[source].name}, which gives the choice to {whom}; the engine asks "
-                 f"{decision.by}.")
+        played = f", who played {st.defs[source].name}" if source is not None and by == player else ""
+        return Entry(f"The choice is {by}'s: the official material says nothing on who decides here; the engine "
+                     f"asks {by}{played}.")
+    whom = "the one carrying it out" if by == player else "each player it names"
+    return Entry(f"The choice is {by}'s: the official material says nothing on who decides here beyond the text "
+                 f"of {st.defs[source].name}, which gives the choice to {whom}.")
 
 
 def ruling_answer(ruling_id: str) -> str:

@@ -214,6 +214,7 @@ def test_moves_lists_the_answers_of_a_pending_decision(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Ann must decide" in out
     assert "{choose: Toast}" in out and "Toast goes; Baked Goods stays" in out
+    assert "[double-agenda-removed-choice]" in out
 
 
 # --------------------------------------------------------------------------- the question

@@ -34,8 +34,11 @@ class Decision:
     def outcome(self, picked: Any) -> str:
         """An answer told by what it does to every option: "Toast goes; Baked Goods
         stays" (or "Ann chooses Toast" when the decision does not say what follows)."""
+        from adjudicator.names import normalize
+
         chosen = list(picked) if isinstance(picked, (list, tuple)) else [picked]
-        chosen = [str(c) for c in chosen]
+        shown = {normalize(n): n for n in self.option_names}
+        chosen = [shown.get(normalize(str(c)), str(c)) for c in chosen]
         if self.fate is None or self.kind not in ("card", "cards", "discard", "discard_keepers"):
             who = "chance picks" if self.chance else f"{self.by} chooses"
             return f"{who} {', '.join(chosen) or 'nothing'}"

@@ -9,6 +9,7 @@ a verdict of its own, so that the app can open it as a branch and `check` can ju
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +59,12 @@ class Step:
 @dataclass
 class RulingLine:
     id: str
-    answer: str                       # the ruling's one-line answer ("" when the corpus lacks it)
+
+    @functools.cached_property
+    def answer(self) -> str:
+        """The ruling's one-line answer ("" when the corpus lacks it), read when first
+        shown: `check` never needs it."""
+        return ruling_answer(self.id)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "answer": self.answer}
@@ -375,8 +381,10 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
         actor = ev.by or (("chance" if pend.chance else pend.by) if pend is not None else engine.state.active_player)
         words = _words(ev, sc, actor)
         if ev.verb == "choose" and pend is not None and pend.fate:
-            try:      # an answer told by what it does to each option
-                words = f"{actor}'s choice: {pend.outcome(ev.answer)}"
+            try:      # an answer told by what it does to each option, in the catalogue's names
+                answer = ev.answer if isinstance(ev.answer, list) else [ev.answer]
+                names = [sc.catalogue.resolve(a).name if isinstance(a, str) else a for a in answer]
+                words = f"{actor}'s choice: {pend.outcome(names if isinstance(ev.answer, list) else names[0])}"
             except Exception:
                 pass
         try:
@@ -501,11 +509,14 @@ def dispute_answer(sc: Scenario, verdict: Verdict) -> DisputeAnswer:
     elif step.status == "fault":
         outcome = "fault"
         text = f"The scenario is in error at {words}: {step.failures[0] if step.failures else ''}"
+    elif ev.verb in ("choose", "random"):
+        outcome = "done"                 # an answer is not allowed or refused: it is told by what it does
+        text = f"{words}." + _consequences(step, verdict)
     else:
         outcome = "done"
         text = f"{words}: allowed." + _consequences(step, verdict)
     lines = [e for e in step.entries if e.cites or e.kind == "reveal"] or list(step.entries)
-    rulings = [RulingLine(r, ruling_answer(r)) for r in cites_of(lines)]
+    rulings = [RulingLine(r) for r in cites_of(lines)]
     return DisputeAnswer(sc.question, n, words, outcome, text, lines, rulings)
 
 

@@ -309,7 +309,7 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
         joined = [e.event.answer for e in sc.events if e.event.verb == "join"]
         sc.expect = _expectation(top["expect"], reader, players + joined, "the final expect")
     if "question" in top:
-        sc.question = top["question"].as_str("question")
+        sc.question = top["question"].as_str("question").strip()
     sc.disputed = _disputed(sc.events)
     if "variations" in top:
         sc.variations = _variations(top["variations"], reader, players, sc.events, "the main line", 1)

@@ -345,7 +345,8 @@ def _variations(node: Node, reader: _Reader, players: list[str], parent: list[Sc
         after = fields["after"].as_int("after", 0, None)
         if after > len(parent):
             raise fields["after"].error(f"after: {after} is beyond the end of {where}, which has {len(parent)} "
-                                        f"event{'s' if len(parent) != 1 else ''}; use 0 to {len(parent)}")
+                                        f"event{'s' if len(parent) != 1 else ''}; use "
+                                        + (f"0 to {len(parent)}" if parent else "0 (straight from the set-up)"))
         title = fields["title"].as_str("a variation's title") if "title" in fields else f"Variation after event {after}"
         before = _line_players(players, parent[:after])
         everyone = list(before)

@@ -253,14 +253,37 @@ def _resolve(entry: dict[str, Any], catalogue, seated: list[str], active: str | 
         value = str(value)
     elif verb == "leave":
         value = _player(value, seated, "leave")
+    if verb == "choose":
+        value = _answer_names(value, catalogue, engine)
     out[verb] = value
-    if by is not None and verb not in ("join", "leave", "random"):
+    if verb == "choose" and by is not None and engine is not None and engine.pending is not None:
+        d = engine.pending.decision
+        if d is not None and not d.chance and by != d.by:
+            raise TypedEventError(f"it is {d.by}, not {by}, who must decide now: {d.prompt}")
+    if by is not None and verb not in ("join", "leave", "random", "choose"):
         out["by"] = by
     if entry.get("against") is not None:
         if verb != "surprise":
             raise TypedEventError("'against' goes with a Surprise played out of turn only")
         out["against"] = _card(entry["against"], catalogue, "against").name
     return out
+
+
+def _answer_names(value: Any, catalogue, engine) -> Any:
+    """Names in an answer written as the pending decision's options name them (else
+    as the catalogue does); anything else as typed."""
+    if isinstance(value, list):
+        return [_answer_names(v, catalogue, engine) for v in value]
+    if isinstance(value, dict):
+        return {k: _answer_names(v, catalogue, engine) for k, v in value.items()}
+    if not isinstance(value, str):
+        return value
+    d = engine.pending.decision if engine is not None and engine.pending is not None else None
+    for name in (d.option_names or [str(o) for o in d.options]) if d is not None else []:
+        if normalize(name) == normalize(value):
+            return name
+    card = catalogue.find(value)
+    return card.name if card is not None else value
 
 
 class EventHints:

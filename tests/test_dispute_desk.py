@@ -278,6 +278,10 @@ def test_a_waiting_disputed_event_names_who_decides_and_the_ruling():
     assert v.answer.outcome == "waiting" and "now Ann must decide" in v.answer.text
     d = v.engine.pending.decision
     assert d.outcome("Toast") == "Toast goes; Baked Goods stays"
+    assert parse_typed_event("Toast goes; Baked Goods stays", v.engine) == {"choose": "Toast"}
+    assert parse_typed_event("Ann chooses toast", v.engine) == {"choose": "Toast"}
+    with pytest.raises(TypedEventError, match="it is Ann, not Ben, who must decide"):
+        parse_typed_event("Ben chooses Toast", v.engine)
     # once answered, the explanation says what became of each Goal
     done = replay_file(str(path))
     line = next(e.text for e in done.steps[3].entries if "Goal slots" in e.text)

@@ -922,7 +922,8 @@ class Engine(Quantities, Responses):
         st = self.state
         while st.temp_hands:
             frame = st.temp_hands[-1]
-            playable = [c for c in frame.cards if st.defs[c].type != UNKNOWN]
+            # an unseen card ('?') can still be revealed and played (format 1.1, item 2)
+            playable = list(frame.cards)
             if frame.made < frame.plays and playable and st.phase == "play" and not st.game_over:
                 return
             self._close_frame(frame)

@@ -568,3 +568,30 @@ def test_no_unseen_card_is_a_creeper_or_the_basic_rules(card, needle):
     step = v.steps[2]
     assert step.status == "rejected" and needle in step.reason
     assert step.table["hands"]["Ben"] == ["?", "?", "?", "Milk"]     # he drew Milk; nothing revealed
+
+
+def test_a_temporary_hand_of_unseen_cards_waits_for_reveals():
+    """Draw 3, Play 2 drawing unseen cards: the temporary hand stays open, the moves
+    offer reveals from it, and a play names the card it turned out to be."""
+    text = """
+format: 1
+id: d3p2-unseen
+table:
+  players: [Ann, Ben, Cal]
+  turn: Ann
+  hands:
+    Ann: [Draw 3 Play 2 of Them]
+  draw_pile: ["? x10"]
+events:
+  - play: Draw 3 Play 2 of Them
+"""
+    v = run(text)
+    engine = v.engine
+    assert engine.state.temp_hands and len(engine.state.temp_hands[0].cards) == 3
+    groups = legal_moves(engine, editions=["base"])
+    assert any(g.title == "Ann reveals a Keeper to play" and "Milk" in g.names for g in groups)
+    v = run(text + "  - play: Milk\n  - play: Bread\n")
+    st = v.engine.state
+    assert [st.name(c) for c in st.keepers["Ann"]] == ["Milk", "Bread"]
+    assert sorted(st.name(c) for c in st.discard) == ["?", "Draw 3, Play 2 of Them"]   # the third card stays unseen
+    assert "temporary hand" in v.steps[2].entries[0].text

@@ -155,10 +155,10 @@ async def test_a_pending_decision_is_offered_as_a_prompt(tmp_path):
         # each answer is told by what it does, not only by the card named
         assert labels[:2] == ["Toast is replaced; Baked Goods stays", "Baked Goods is replaced; Toast stays"]
         await pilot.press("enter")
-        await until(pilot, lambda: len(screen.verdict.steps) == 3 and not screen.busy)
-        assert app.session.doc["events"][-1] == {"choose": "Toast"}
-        assert screen.verdict.steps[-1].status == "done"
-        assert "Toast is replaced; Baked Goods stays" in shown(screen, "#step-title")
+        # the answer goes into the play that asked for it: its step holds all it did
+        await until(pilot, lambda: screen.verdict.steps[-1].status == "done" and not screen.busy)
+        assert app.session.doc["events"] == [{"play": "Milk & Cookies", "choose": ["Toast"]}]
+        assert len(screen.verdict.steps) == 2 and "Toast" in shown(screen, "#explain-text")
 
 
 async def test_a_bad_scenario_shows_its_error_not_a_traceback(tmp_path):

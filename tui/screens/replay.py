@@ -680,8 +680,23 @@ class ReplayScreen(Screen):
         self.app.push_screen(PromptModal("Type an event", value, example, hint, suggester=suggester), typed)
 
     def append_event(self, line_idx: int, event: dict[str, Any]) -> None:
+        """Add an event to the end of a line. The answer to a decision that the line's
+        last play raised goes into that play's own `choose:` list, so that the play's
+        step (and the answer to a question about it) holds all it did."""
         line = self.lines[line_idx]
-        variations.set_events(self.session.doc, line.path, line.events + [copy.deepcopy(event)])
+        events = copy.deepcopy(line.events)
+        result = self.results.get(line_idx)
+        last_step = result[0].steps[-1] if result and result[0] is not None else None
+        if (set(event) == {"choose"} and events and last_step is not None and last_step.status == "waiting"
+                and last_step.number == len(events) and len(line.events) > line.base
+                and {"play", "surprise", "use", "end_turn"} & set(events[-1])):
+            answers = events[-1].get("choose")
+            events[-1]["choose"] = (answers if isinstance(answers, list) else []) + [event["choose"]]
+            variations.set_events(self.session.doc, line.path, events)
+            self._reverting = None
+            self._edited(line.path, "last")
+            return
+        variations.set_events(self.session.doc, line.path, events + [copy.deepcopy(event)])
         self._reverting = event
         self._edited(line.path, "last")
 

@@ -36,6 +36,7 @@ class TableScreen(Screen):
         Binding("ctrl+o", "app.open", "Open", show=False),
         Binding("ctrl+n", "app.new", "New", show=False),
         Binding("ctrl+w", "question", "Question"),
+        Binding("ctrl+g", "goto", "Go to zone"),
     ]
 
     def __init__(self) -> None:
@@ -123,6 +124,26 @@ class TableScreen(Screen):
         else:
             t.append("none yet: what do the players disagree about?", style="dim italic")
         self.query_one("#question-label", Static).update(t)
+
+    def action_goto(self) -> None:
+        """Jump to any zone (or the players, the title, the counts) by typing part of its name."""
+        if self.session is None:
+            return
+        choices = [("players", "Players", ""), ("title", "Title", "")]
+        choices += [(z, P.zone_title(z), "") for z in P.zones(self.table)]
+        choices += [("drawn", "drawn this turn", ""), ("played", "played this turn", "")]
+
+        def chosen(target: str | None) -> None:
+            if target in ("players", "title", "drawn", "played"):
+                self.query_one(f"#{target}").focus()
+                return
+            zl = next((z for z in self._zone_lists() if z.zone == target), None)
+            if zl is not None:
+                zl.focus()
+                zl.scroll_visible()
+
+        self.app.push_screen(ChoiceModal("Go to...", choices, "Type part of a name (ben hand). Enter: go - Esc: "
+                                         "cancel", filtered=True), chosen)
 
     def action_question(self) -> None:
         if self.session is not None:

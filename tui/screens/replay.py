@@ -286,13 +286,12 @@ class ReplayScreen(Screen):
         return event_label(ev)
 
     def _disputed_step(self) -> int:
-        """The step of the disputed event on this line (its mark, else the main line's last)."""
+        """The step of the disputed event on this line (its mark, else the line's last event)."""
         line = self.lines[self.current]
         for i, ev in enumerate(line.events, 1):
             if isinstance(ev, dict) and ev.get("disputed") is True:
                 return i
-        main = len(self.lines[0].events)
-        return main if main <= len(line.events) and (line.original or main <= line.base) else len(line.events)
+        return len(line.events)           # the engine's default: the line's last event
 
     def _show_lines(self) -> None:
         t = Text("Lines (l): ", style="bold")

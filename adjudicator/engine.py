@@ -73,6 +73,10 @@ class _Pending:
     start_turn: int = 0
 
 
+# what becomes of the cards picked, and of the others, for kinds that always mean the same
+_FATES = {"discard": ("is discarded", "stays in hand"), "discard_keepers": ("is discarded", "stays in play")}
+
+
 def _swap_card(st: State, old: int, new: int) -> None:
     """Put copy `new` wherever copy `old` stands in a hand or temporary hand."""
     for pool in list(st.hands.values()) + [t.cards for t in st.temp_hands]:
@@ -229,7 +233,7 @@ class Engine(Quantities, Responses):
             return options[0]
         decision = Decision(kind, by, prompt, list(options), count=count,
                             minimum=count if minimum is None and count is not None and kind != "cards" else (minimum or 0),
-                            chance=chance, option_names=names, cites=tuple(cites), fate=fate)
+                            chance=chance, option_names=names, cites=tuple(cites), fate=fate or _FATES.get(kind))
         answer = self._take_answer(decision)
         if answer is None:
             raise NeedDecision(decision)

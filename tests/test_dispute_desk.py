@@ -370,6 +370,11 @@ def test_variations_are_replayed_and_checked(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Variation 1: Ben waits until Ann plays again  (branches after event 1" in out
     assert "Variation 2.1: Cal joins the fight" in out
+    assert main(["replay", "--json", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(x["path"], x["base"]) for x in data["variations"]] == [([0], 1), ([1], 2)]
+    assert data["variations"][1]["variations"][0]["path"] == [1, 0]
+    assert data["variations"][0]["steps"][1]["shared"] is True
 
 
 def test_a_failing_variation_fails_check_and_is_named(tmp_path, capsys):

@@ -164,10 +164,12 @@ def event_entry(ev: Event, catalogue) -> dict[str, Any]:
     return out
 
 
-def _move(engine, ev: Event, reveal: bool = False, target: str | None = None) -> Move:
+def _move(engine, ev: Event, reveal: bool = False) -> Move:
     """A legal event as a Move; a Surprise names the play it answers, in words and in the file."""
-    if ev.verb == "surprise" and target and not ev.against:
-        ev = Event(ev.verb, ev.card, by=ev.by, against=engine.cat.resolve(target).key)
+    if ev.verb == "surprise" and not ev.against:
+        w = _surprise_target(engine, ev)
+        if w is not None:
+            ev = Event(ev.verb, ev.card, by=ev.by, against=engine.state.defs[w.card].key)
     return Move(ev, event_entry(ev, engine.cat), event_words(ev, engine.cat, engine.state.active_player, None,
                                                              reveal), reveal)
 
@@ -192,9 +194,11 @@ def legal_moves(engine, editions: Iterable[str] | None = None, reveals: bool = T
     order = {"surprise": 0, "play": 1, "use": 2, "end_turn": 3}
     for ev in sorted(engine.legal_events(), key=lambda e: order.get(e.verb, 9)):
         if ev.verb == "surprise":
-            g = group(("surprise",), f"Surprises that can answer {target[1]}" if target else "Surprises", "surprise",
+            move = _move(engine, ev)
+            aim = _target_words(engine, _surprise_target(engine, move.event)) or target
+            g = group(("surprise", aim), f"Surprises that can answer {aim[1]}" if aim else "Surprises", "surprise",
                       None)
-            g.moves.append(_move(engine, ev, target=target[0] if target else None))
+            g.moves.append(move)
         elif ev.verb == "play":
             passes = ev.by != active
             g = group(("play", ev.by), f"{ev.by}'s plays" + (" (the turn passes)" if passes else ""), "play", ev.by)
@@ -209,12 +213,26 @@ def legal_moves(engine, editions: Iterable[str] | None = None, reveals: bool = T
     return out
 
 
-def _target_words(engine) -> tuple[str, str] | None:
-    """The card a Surprise would answer now, and it described: ("Milk", "a Keeper (Milk)")."""
-    st = engine.state
-    if not st.windows:
+def _surprise_target(engine, ev: Event):
+    """The response window a Surprise event answers (the engine's own pick), or None."""
+    from adjudicator.decisions import Rejected
+
+    if not engine.state.windows:
         return None
-    w = st.windows[-1]
+    try:
+        return engine._pick_target(ev.by, ev, engine.cat.get(ev.card).impl)
+    except Rejected:
+        return None
+
+
+def _target_words(engine, w=None) -> tuple[str, str] | None:
+    """The card a Surprise answers (default: the last one played), and it described:
+    ("Milk", "a Keeper (Milk)")."""
+    st = engine.state
+    if w is None:
+        if not st.windows:
+            return None
+        w = st.windows[-1]
     name = st.defs[w.card].name
     if w.kind == "use":
         return name, f"a free action ({name})"
@@ -239,15 +257,17 @@ def reveal_groups(engine, editions: Iterable[str] | None = None) -> list[MoveGro
         return []
     cards = _revealable(engine, editions)
     out: list[MoveGroup] = []
-    target = _target_words(engine)
     if st.windows:
         for p in st.players:
             if p in st.eliminated or not any(st.defs[c].type == UNKNOWN for c in st.hands[p]):
                 continue
-            moves = [_move(engine, ev, reveal=True, target=target[0] if target else None)
-                     for ev in _try_reveals(engine, p, "surprise", [c for c in cards if c.type == SURPRISE])]
-            if moves:
-                what = target[1] if target else "the last play"
+            by_target: dict[tuple[str, str] | None, list[Move]] = {}
+            for ev in _try_reveals(engine, p, "surprise", [c for c in cards if c.type == SURPRISE]):
+                move = _move(engine, ev, reveal=True)
+                aim = _target_words(engine, _surprise_target(engine, move.event)) if move.event.against else None
+                by_target.setdefault(aim, []).append(move)
+            for aim, moves in by_target.items():
+                what = aim[1] if aim else "the last play"
                 out.append(MoveGroup(f"{p} reveals a Surprise that cancels {what}", "reveal_surprise", p, moves))
     if st.game_over:
         return out

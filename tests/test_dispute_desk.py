@@ -600,3 +600,20 @@ events:
     assert [st.name(c) for c in st.keepers["Ann"]] == ["Milk", "Bread"]
     assert sorted(st.name(c) for c in st.discard) == ["?", "Draw 3, Play 2 of Them"]   # the third card stays unseen
     assert "temporary hand" in v.steps[2].entries[0].text
+
+
+def test_every_move_offered_at_library_positions_is_accepted():
+    """At the end of library scenarios (Draw 3 Play 2, counters from temporary hands,
+    chains...), every move listed, reveals included, is one the engine accepts; a
+    Surprise names the play the engine would have it answer."""
+    files = [p for p in sorted((REPO / "scenarios").rglob("*.yaml"))
+             if any(w in p.name for w in ("counter", "chain", "d3p2", "draw-3", "surprise", "unseen", "trap"))]
+    assert len(files) >= 10
+    for path in files:
+        v = replay_file(str(path))
+        if v.engine is None or v.faults:
+            continue
+        for g in legal_moves(v.engine, editions=["base", "faq"]):
+            for m in g.moves:
+                r = v.engine.try_event(m.event)
+                assert r is not None and r.status != "rejected", (path.name, m.words, r and r.reason)

@@ -29,6 +29,7 @@ SCREENS = ("f2", "f3", "f4", "f5")
 NEVER = {"ctrl+q", "ctrl+c", "f1", "f2", "f3", "f4", "f5", "ctrl+p", "question_mark"}
 
 
+APP_DONE: set = set()          # the app's keys pressed so far in this test
 MAIN = {"TableScreen", "ReplayScreen", "RulingsScreen", "InteractionsScreen"}
 
 
@@ -39,70 +40,80 @@ async def close_dialogs(pilot) -> None:
         await pilot.press("escape")
 
 
-def our_keys(app) -> list[str]:
+def our_keys(app, seen: set) -> list[str]:
     """One key for each action the app defines on this screen (its own, the app's, and
-    the focused widget's when it is one of ours); Textual's own editing keys are not ours."""
-    seen, keys = set(), []
+    the focused widget's when it is one of ours) not pressed yet on this screen
+    (`seen`); Textual's own editing keys are not ours."""
+    keys = []
     for key, active in app.screen.active_bindings.items():
         node = active.node
         own = {b.action for b in type(node).__dict__.get("BINDINGS", []) if hasattr(b, "action")}
         if key in NEVER or not type(node).__module__.startswith("tui.") or active.binding.action not in own:
             continue
-        if (id(node), active.binding.action) not in seen:
-            seen.add((id(node), active.binding.action))
+        # the app's own keys act the same on every screen: pressed on the first only, but
+        # New, which replaces what every screen shows, on each
+        what = (type(node).__name__, active.binding.action)
+        if node is app and active.binding.action != "new":
+            what = ("app", active.binding.action)
+        if what not in seen and what not in APP_DONE:
+            (APP_DONE if what[0] == "app" else seen).add(what)
             keys.append(key)
     return keys
 
 
-async def press_everything(pilot) -> list[str]:
-    """Press each key of each screen (and of the widget that has focus there)."""
-    app = pilot.app
+async def press_keys(pilot, where: str, done: set) -> list[str]:
     pressed = []
-    for fkey in SCREENS:
-        await pilot.press(fkey)
-        await pilot.pause(0.1)
-        keys = our_keys(app)
-        for key in keys:
-            await pilot.press(key)
-            pressed.append(f"{fkey}:{key}")
-            await close_dialogs(pilot)
-        await pilot.press("tab")                      # and the keys of the next panel
-        for key in [k for k in our_keys(app) if k not in keys]:
-            await pilot.press(key)
-            pressed.append(f"{fkey}:tab:{key}")
-            await close_dialogs(pilot)
-        await pilot.press("f1")
-        await pilot.pause(0.02)
+    for key in our_keys(pilot.app, done):
+        await pilot.press(key)
+        pressed.append(f"{where}:{key}")
         await close_dialogs(pilot)
     return pressed
 
 
-async def test_every_key_from_an_empty_start(tmp_path, monkeypatch):
+async def press_everything(pilot, screens=SCREENS) -> list[str]:
+    """Press each key of each screen, and on the Table those of the players and of a zone."""
+    app = pilot.app
+    pressed = []
+    for fkey in screens:
+        done: set = set()
+        await pilot.press(fkey)
+        await pilot.pause(0.05)
+        if fkey == "f2":
+            await until(pilot, lambda: app.screen.ready)
+            app.screen.query_one("#players").focus()
+            pressed += await press_keys(pilot, "players", done)
+            zones = list(app.screen.query("ZoneList"))
+            zones[-2 if len(zones) > 5 else 0].focus()          # a player's hand, or the rules
+            await pilot.pause(0.05)
+            pressed += await press_keys(pilot, "zone", done)
+        pressed += await press_keys(pilot, fkey, done)
+    await pilot.press("f1")
+    await close_dialogs(pilot)
+    return pressed
+
+
+async def test_every_key_from_an_empty_start_then_with_hostile_names(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    APP_DONE.clear()
+    path = tmp_path / "hostile.yaml"
+    path.write_text(HOSTILE, encoding="utf-8")
     app = FluxxJudgeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+n")                   # before the Table screen was ever shown
         await until(pilot, lambda: app.current_mode == "table" and getattr(app.screen, "ready", False))
-        pressed = await press_everything(pilot)
-        assert len(pressed) > 12
-        assert app.return_code is None                # still running
-    assert list(tmp_path.iterdir()) == []             # nothing written into the working folder
-
-
-async def test_every_key_with_hostile_names(tmp_path):
-    path = tmp_path / "hostile.yaml"
-    path.write_text(HOSTILE, encoding="utf-8")
-    app = FluxxJudgeApp(open_file=str(path))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: app.screen.__class__.__name__ == "ReplayScreen" and app.screen.verdict)
+        pressed = await press_everything(pilot, ("f2", "f3"))
+        app.session.doc = {"format": 1, "table": {"players": []}}       # whatever the keys did: drop it
+        app.session.saved = dict(app.session.doc)
+        app.open_scenario(str(path))
+        await until(pilot, lambda: app.screen.__class__.__name__ == "ReplayScreen" and app.screen.verdict
+                    and app.session.path == str(path))
         assert "[red]does [/b]" in str(app.screen.query_one("#answer").render())     # shown as typed
         await pilot.press("f2")
-        await until(pilot, lambda: getattr(app.screen, "ready", False))
-        players = app.screen.query_one("#players")
-        assert "A[/b]" in str(players.get_option_at_index(0).prompt)
-        pressed = await press_everything(pilot)
-        assert len(pressed) > 12 and app.return_code is None
-    assert path.read_text(encoding="utf-8") == HOSTILE or "hostile" in path.read_text(encoding="utf-8")
+        await until(pilot, lambda: getattr(app.screen, "ready", False) and app.screen.session is app.session)
+        assert "A[/b]" in str(app.screen.query_one("#players").get_option_at_index(0).prompt)
+        pressed += await press_everything(pilot)
+        assert len(pressed) > 35 and app.return_code is None           # still running
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hostile.yaml"]   # nothing else written here
 
 
 async def test_the_cards_screen_agrees_with_the_engine():

@@ -194,7 +194,7 @@ async def test_every_save_is_confirmed_and_save_as_is_in_the_footer(tmp_path):
     app = FluxxJudgeApp(open_file=str(path), start_mode="table")
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: getattr(app.screen, "ready", False))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: footer_keys(app))
         assert {"ctrl+s", "f6"} <= footer_keys(app)
         assert "F5 Cards" in str(app.screen.query_one("ModeBar").render())      # the screens: in the top bar
         for _ in range(2):                            # the second save is confirmed too, never silent

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from tui.messages import SessionReplaced, SessionSaved, ShowCards
-from tui.session import Session
+from tui.session import Session, in_library
 
 
 def _table_screen() -> Screen:
@@ -70,17 +70,6 @@ def library_scenarios() -> list[tuple[str, str]]:
         return [(r.path, f"{r.title or r.id}  ({r.id})") for r in scenario_refs()]
     except Exception:
         return []
-
-
-def in_library(path: str | None) -> bool:
-    if not path:
-        return False
-    try:
-        from scenarios import library_path
-
-        return os.path.abspath(path).startswith(os.path.abspath(str(library_path())) + os.sep)
-    except Exception:
-        return False
 
 
 class FluxxJudgeApp(App[int]):

@@ -83,6 +83,18 @@ def default_folder() -> Path:
     return Path(os.path.expanduser("~")) / APP_DIR
 
 
+def in_library(path: str | None) -> bool:
+    """Whether `path` is a file of the built-in scenario library (saved elsewhere, never over it)."""
+    if not path:
+        return False
+    try:
+        from scenarios import library_path
+
+        return _inside(Path(path), Path(library_path()))
+    except Exception:
+        return False
+
+
 def _digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
@@ -183,8 +195,6 @@ class Session:
     def proposed_path(self) -> str:
         """Where Save As proposes to write: this file, or a free name in the default folder
         (for a new scenario or one from the built-in library)."""
-        from tui.app import in_library
-
         if self.path and not in_library(self.path) and not _inside(Path(self.path), _checkout()):
             return self.path
         folder = default_folder()

@@ -18,9 +18,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.widgets.mode_bar import ModeBar
 from tui.messages import ShowCards
 from tui.widgets import TYPE_STYLES, CardSuggester, ruling_summary
+from tui.widgets.mode_bar import ModeBar
 
 NOT_YET = "interaction explanations are not available yet"
 
@@ -83,7 +83,7 @@ class InteractionsScreen(Screen):
         yield Static(Text("Type two cards; Enter in the second explains how they meet.", style="dim"),
                      id="pair-status")
         yield OptionList(id="pair-paths")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.mounted = True

@@ -21,7 +21,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.widgets.mode_bar import ModeBar
 from tui import variations
 from tui.lines import MenuItem, diff_tables, event_label, menu, parse_typed, run_line, typed_hint
 from tui.messages import SessionReplaced, SessionSaved
@@ -29,6 +28,7 @@ from tui.session import Session
 from tui.variations import Line
 from tui.widgets import (ChoiceModal, ConfirmModal, DealModal, EventSuggester, PickManyModal, PromptModal,
                          error_text, ruling_summary)
+from tui.widgets.mode_bar import ModeBar
 
 STATUS_MARK = {"setup": ("·", "dim"), "done": ("✓", "green"), "rejected": ("✗", "bold red"),
                "waiting": ("?", "bold yellow"), "fault": ("!", "bold red")}
@@ -91,7 +91,7 @@ class ReplayScreen(Screen):
                         yield Static("", id="explain-text")
                 yield OptionList(id="cites")
                 yield Static("", id="verdict")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.mounted = True

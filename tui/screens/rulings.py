@@ -21,8 +21,8 @@ from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from tui.widgets.mode_bar import ModeBar
 from tui.widgets import highlighted
+from tui.widgets.mode_bar import ModeBar
 
 DEBOUNCE = 0.12
 FACETS = ("kind", "topic", "edition")
@@ -78,7 +78,7 @@ class RulingsScreen(Screen):
             yield Button("", id="did-you-mean", compact=True)
             yield Static("Loading the rulings...", id="search-status")
         yield OptionList(id="hits")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#did-you-mean").display = False
@@ -325,7 +325,7 @@ class RulingScreen(Screen):
             yield Static(Text(f"Loading {self.rid}...", style="italic"), id="ruling-text")
         yield Static("Links (Enter opens):", id="ruling-links-title")
         yield OptionList(id="ruling-links")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#ruling-links", OptionList).focus()

@@ -22,11 +22,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.widgets.mode_bar import ModeBar
 from tui import position as P
 from tui.messages import PlayerEdit, SessionReplaced, SessionSaved, ZoneEdit
 from tui.widgets import CardPicker, ChoiceModal, PromptModal, error_text
 from tui.widgets.zones import PlayerList, ZoneList, resolve
+from tui.widgets.mode_bar import ModeBar
 
 class TableScreen(Screen):
     """Rebuild the table position."""
@@ -73,7 +73,7 @@ class TableScreen(Screen):
             with VerticalScroll(id="zones-scroll"):
                 yield Static("", id="table-error")
                 yield ItemGrid(id="zones", min_column_width=22)
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#table-error").display = False
@@ -95,8 +95,8 @@ class TableScreen(Screen):
     def _ready(self) -> None:
         self.ready = True
         self.sync_session()
-        if not P.players(self.table):
-            self.query_one("#players", PlayerList).focus()
+        # the keyboard starts on the seats, never in a text field where stray keys would land
+        self.query_one("#players", PlayerList).focus()
 
     def on_screen_resume(self) -> None:
         self.sync_session()

@@ -95,9 +95,9 @@ class PlayerList(OptionList):
     """The seats in turn order; `seats` is kept by the Table screen."""
 
     BINDINGS = [
-        Binding("n,insert", "edit('add')", "Add player"),
+        Binding("n,insert", "edit('add')", "Add"),
         Binding("r", "edit('rename')", "Rename"),
-        Binding("t", "edit('turn')", "Their turn"),
+        Binding("t", "edit('turn')", "Turn"),
         Binding("e", "edit('eliminate')", "Out/in", show=False),
         Binding("d,delete", "edit('remove')", "Remove", show=False),
         Binding("left_square_bracket,shift+up", "edit('shift', -1)", "Up", show=False),

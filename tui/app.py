@@ -1,7 +1,20 @@
 """The fluxx-judge app: four screens (Textual modes), one scenario session, a palette.
 
-Table rebuilds a position, Replay steps through a dispute and branches "what if"s,
-Rulings searches and reads the rulings, Cards (interactions) shows how two cards meet.
+Table rebuilds a position, Replay answers the question and steps through the dispute
+and its what-if lines, Rulings searches and reads the rulings, Cards shows how two
+cards meet. The parts, as Posting and Harlequin lay theirs out:
+
+- `tui/screens/`: one module per screen; `tui/widgets/`: dialogs, the card picker,
+  the Table's zone and player lists, the top bar, suggesters, rendering helpers;
+- `tui/messages.py`: the Message classes the parts send each other (a widget's key
+  becomes a `ZoneEdit`, a new session a `SessionReplaced` posted to the screen showing)
+  and that the screens handle with `@on`;
+- plain logic without Textual: `session.py` (the document, saving that never
+  clobbers), `variations.py` (what-if lines kept in the scenario), `lines.py`
+  (replaying a line, the event menu), `position.py` (zones, card look-up, problems
+  judged by the engine), `scenario_io.py` (the canonical emitter);
+- `app.tcss`: the one stylesheet.
+
 Every screen is imported only when first shown, and every engine, corpus or index job
 runs in a worker thread, so the app opens fast and never freezes.
 `run_app(file)` is what `fluxx-judge` (and `fluxx-judge open FILE`) calls.

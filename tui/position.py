@@ -121,7 +121,8 @@ def with_copies(name: str, count: int) -> str:
 # --------------------------------------------------------------------------- players
 
 def rename_player(doc: dict, old: str, new: str) -> None:
-    """Rename a player everywhere the document names them (seats, turn, zones, events)."""
+    """Rename a player everywhere the document names them (seats, turn, zones, events,
+    expectations, what-if lines)."""
     table = doc.setdefault("table", {})
 
     def same(x: Any) -> bool:
@@ -137,15 +138,23 @@ def rename_player(doc: dict, old: str, new: str) -> None:
         mapping = table.get(kind)
         if isinstance(mapping, dict):
             table[kind] = {(new if same(k) else k): v for k, v in mapping.items()}
-    for ev in doc.get("events") or []:
+    _rename_in_line(doc, same, new)
+
+
+def _rename_in_line(line: dict, same, new: str) -> None:
+    """Rename in a line's events and expectations, and in its what-if lines (`variations`)."""
+    for ev in line.get("events") or []:
         if isinstance(ev, dict):
             for key in ("by", "join", "leave"):
                 if same(ev.get(key)):
                     ev[key] = new
             if isinstance(ev.get("expect"), dict):
                 _rename_in_expect(ev["expect"], same, new)
-    if isinstance(doc.get("expect"), dict):
-        _rename_in_expect(doc["expect"], same, new)
+    if isinstance(line.get("expect"), dict):
+        _rename_in_expect(line["expect"], same, new)
+    for var in line.get("variations") or []:
+        if isinstance(var, dict):
+            _rename_in_line(var, same, new)
 
 
 def _rename_in_expect(exp: dict, same, new: str) -> None:

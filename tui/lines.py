@@ -92,32 +92,30 @@ def parse_typed(text: str, engine=None) -> dict[str, Any]:
     return parse_typed_event(text, engine)
 
 
-def typed_hint(engine) -> tuple[str, str]:
-    """An example event and a hint for the typed-event prompt, made from the table now:
-    its players and the cards they hold (never names that are not in the game)."""
+def typed_hint(hints) -> tuple[str, str]:
+    """An example event and a hint for the typed-event prompt, made from the table now
+    (`hints`: the engine's `EventHints` for this position, or None): its players and
+    the cards they hold, never names that are not in the game."""
     forms = "The menu's wording and the file's syntax are both read; Right/Tab completes."
-    if engine is None:
+    if hints is None:
         return "play: CARD by PLAYER", forms
-    from adjudicator.typed_events import EventHints
-
-    hints = EventHints(engine).hints
-    shown = [h for h in hints if ":" not in h.split(" ", 1)[0] and not h.startswith("{")][:3]
-    syntax = next((h for h in hints if h.startswith(("play:", "surprise:", "use:", "end_turn"))), None)
+    shown = [h for h in hints.hints if ":" not in h.split(" ", 1)[0] and not h.startswith("{")][:3]
+    syntax = next((h for h in hints.hints if h.startswith(("play:", "surprise:", "use:", "end_turn"))), None)
     if syntax:
         shown.append(syntax)
     return (shown[0] if shown else "end_turn"), "  |  ".join(shown) + "\n" + forms + " Enter: add - Esc: cancel"
 
 
-def menu(engine) -> list[MenuItem]:
-    """What may happen next, as the engine lists it (`adjudicator.moves.legal_moves`):
-    the pending decision's answers told by outcome, the legal plays, Surprises, free
-    actions and turn end, and reveals of unseen cards grouped by what the rules allow;
-    always a way to type any event."""
+def menu(engine, groups=None) -> list[MenuItem]:
+    """What may happen next, as the engine lists it (`adjudicator.moves.legal_moves`, or
+    `groups` already listed for this position): the pending decision's answers told by
+    outcome, the legal plays, Surprises, free actions and turn end, and reveals of
+    unseen cards grouped by what the rules allow; always a way to type any event."""
     from adjudicator.moves import legal_moves
 
     items: list[MenuItem] = []
     st = engine.state
-    for g in legal_moves(engine):
+    for g in legal_moves(engine) if groups is None else groups:
         if g.moves:
             items += [MenuItem(m.words, dict(m.entry), group=g.title) for m in g.moves]
         elif g.options:

@@ -70,6 +70,7 @@ class ReplayScreen(Screen):
         self.summaries: dict[str, str] = {}
         self._then = None
         self._reverting: dict[str, Any] | None = None
+        self._moves: tuple[Any, Any] | None = None   # (verdict, its legal moves) from the last menu
         self.mounted = False
 
     def compose(self) -> ComposeResult:
@@ -618,7 +619,11 @@ class ReplayScreen(Screen):
     def _menu_worker(self, token: int, line_idx: int) -> None:
         verdict = self.results[line_idx][0]
         try:
-            items = menu(verdict.engine)
+            from adjudicator.moves import legal_moves
+
+            groups = legal_moves(verdict.engine)
+            self._moves = (verdict, groups)        # the typed-event hints reuse them
+            items = menu(verdict.engine, groups)
         except Exception as exc:  # never a broken menu: typing any event still works
             items = [MenuItem("Type any event (the engine judges it)...", kind="type", group="Other")]
             self.app.call_from_thread(self.notify, f"The engine could not list the legal events ({exc}); "
@@ -655,11 +660,15 @@ class ReplayScreen(Screen):
 
     @work(thread=True, exclusive=True, group="menu")
     def _typed_worker(self, line_idx: int, value: str) -> None:
+        from adjudicator.typed_events import EventHints
+
         verdict = self.results.get(line_idx, (None, None))[0]
         engine = verdict.engine if verdict is not None else None
         try:
-            example, hint = typed_hint(engine)
-            suggester = EventSuggester(engine) if engine is not None else None
+            groups = self._moves[1] if self._moves is not None and self._moves[0] is verdict else None
+            hints = EventHints(engine, groups=groups) if engine is not None else None
+            example, hint = typed_hint(hints)
+            suggester = EventSuggester(hints) if hints is not None else None
         except Exception:
             example, hint, suggester = "play: CARD by PLAYER", "", None
         self.app.call_from_thread(self._show_typed, line_idx, value, engine, example, hint, suggester)

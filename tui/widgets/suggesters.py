@@ -51,11 +51,9 @@ class EventSuggester(Suggester):
     """Completes a typed event from hints made from the table now (the engine's
     `EventHints`: the legal events in words and in file syntax, players and cards in play)."""
 
-    def __init__(self, engine) -> None:
+    def __init__(self, hints) -> None:
         super().__init__(use_cache=True, case_sensitive=True)
-        from adjudicator.typed_events import EventHints
-
-        self.hints = EventHints(engine)
+        self.hints = hints
 
     async def get_suggestion(self, value: str) -> str | None:
         return self.hints.suggest(value)

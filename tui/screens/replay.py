@@ -322,15 +322,23 @@ class ReplayScreen(Screen):
         t.append(ans.text)
         if ans.step:
             t.append(f"  (step {ans.step})", style="dim")
-        for e in ans.lines:
+        answers = {r.id: r.answer for r in ans.rulings}
+        told: set[str] = set()
+        for e in ans.lines:                  # each deciding line, then the rulings it cites, answered
             t.append("\n  - ")
             t.append(e.text)
-            if e.cites:
-                t.append(f"  [{', '.join(e.cites)}]", style="cyan")
+            for rid in e.cites:
+                if rid in told:
+                    continue
+                told.add(rid)
+                t.append("\n      ")
+                t.append(rid, style="bold cyan")
+                t.append(f"  {answers.get(rid, '')}", style="italic")
         for r in ans.rulings:
-            t.append("\n  ")
-            t.append(r.id, style="bold cyan")
-            t.append(f"  {r.answer}" if r.answer else "", style="")
+            if r.id not in told:
+                t.append("\n  ")
+                t.append(r.id, style="bold cyan")
+                t.append(f"  {r.answer}", style="italic")
         self.query_one("#answer", Static).update(t)
 
     def _show_verdict(self) -> None:

@@ -48,24 +48,35 @@ def cmd_check(args) -> int:
     for path in files:
         verdict = replay_file(path, seed=args.seed)
         sid = verdict.scenario.id if verdict.scenario else path
-        problems = list(verdict.failures)
+        problems = list(verdict.all_failures)
         if verdict.error:
             problems.insert(0, str(verdict.error))
         if verdict.scenario and sid in seen_ids:
             problems.append(f"{path}: id {sid!r} is also used by {seen_ids[sid]}; ids are unique in a library")
         seen_ids.setdefault(sid, path)
+        lines = _variation_results(verdict.variations)
         if problems:
             failed += 1
-            _emit(args, {"id": sid, "file": path, "passed": False, "failures": problems, "verdict": verdict.summary()},
-                  f"FAIL {sid}: {problems[0]}")
+            _emit(args, {"id": sid, "file": path, "passed": False, "failures": problems, "verdict": verdict.summary(),
+                         "variations": lines}, f"FAIL {sid}: {problems[0]}")
         else:
             passed += 1
-            _emit(args, {"id": sid, "file": path, "passed": True, "failures": [], "verdict": verdict.summary()},
-                  f"PASS {sid}")
+            _emit(args, {"id": sid, "file": path, "passed": True, "failures": [], "verdict": verdict.summary(),
+                         "variations": lines}, f"PASS {sid}")
     if args.json:
         print(json.dumps({"passed": passed, "failed": failed}))
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and (passed or not paths) else 1
+
+
+def _variation_results(variations) -> list[dict]:
+    """Each variation's own result, depth first (`check --json`)."""
+    out = []
+    for v in variations:
+        out.append({"title": v.name, "path": list(v.path), "line": v.variation.line, "passed": v.verdict.passed,
+                    "failures": v.verdict.all_failures})
+        out += _variation_results(v.verdict.variations)
+    return out
 
 
 def _emit(args, obj, line) -> None:
@@ -81,7 +92,40 @@ def cmd_replay(args) -> int:
         print(json.dumps(verdict.to_json(), indent=2))
     else:
         print(render_verdict(verdict))
-    return 0 if verdict.passed else 1
+    return 0 if verdict.answered else 1
+
+
+def cmd_moves(args) -> int:
+    from adjudicator.moves import moves_after
+    from adjudicator.scenario import load_scenario
+
+    sc = load_scenario(args.file)
+    verdict, groups = moves_after(sc, seed=args.seed)
+    if verdict.error is not None:
+        raise verdict.error
+    if verdict.faults:
+        print(f"fluxx-judge: the replay stopped before the end of the file: {verdict.faults[0]}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"id": sc.id, "turn": verdict.engine.state.active_player,
+                          "groups": [g.to_json() for g in groups]}, indent=2))
+        return 0
+    st = verdict.engine.state
+    where = f"after event {len(sc.events)}" if sc.events else "from the set-up"
+    print(f"Legal events {where} ({st.active_player}'s turn):")
+    if not groups:
+        print("  none: the game is over" if st.game_over else "  none")
+    for g in groups:
+        print(f"{g.title}:")
+        if g.why:
+            print(f"  ({g.why}" + (f" [{', '.join(g.cites)}]" if g.cites else "") + ")")
+        if g.moves:
+            for m in g.moves:
+                print(f"  - {m.syntax:<44}  {m.words}")
+        else:
+            need = f"{g.count} of" if g.count is not None else "any of"
+            print(f"  - choose: [...]   ({need} {', '.join(g.options)})")
+    return 0
 
 
 def cmd_cards(args) -> int:
@@ -124,6 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("moves", help="list the legal events after a scenario's last event (reveals of unseen cards "
+                                     "included), in file syntax and in words")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_moves)
     p = sub.add_parser("cards", help="list the card catalogue")
     p.add_argument("--edition", help="base, creeper-pack, star, eco, pirate, mystery, anatomy, faq")
     p.add_argument("--json", action="store_true")

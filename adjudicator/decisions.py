@@ -24,15 +24,56 @@ class Decision:
     minimum: int = 0
     chance: bool = False            # answered by `random:` or the seeded generator
     option_names: list[str] = field(default_factory=list)
+    cites: tuple[str, ...] = ()     # the rulings that say who makes this choice
+    fate: tuple[str, str] | None = None   # what becomes of the card(s) picked, and of the others
 
     def describe(self) -> str:
         who = "chance" if self.chance else self.by
         return f"{who} must decide ({'random' if self.chance else self.kind}): {self.prompt}"
 
+    def outcome(self, picked: Any) -> str:
+        """An answer told by what it does to every option: "Toast goes; Baked Goods
+        stays" (or "Ann chooses Toast" when the decision does not say what follows)."""
+        from adjudicator.names import normalize
+
+        chosen = list(picked) if isinstance(picked, (list, tuple)) else [picked]
+        shown = {normalize(n): n for n in self.option_names}
+        chosen = [shown.get(normalize(str(c)), str(c)) for c in chosen]
+        if self.fate is None or self.kind not in ("card", "cards", "discard", "discard_keepers"):
+            who = "chance picks" if self.chance else f"{self.by} chooses"
+            return f"{who} {', '.join(chosen) or 'nothing'}"
+        rest = list(self.option_names)
+        for c in chosen:
+            if c in rest:
+                rest.remove(c)
+        picked_fate, rest_fate = self.fate
+        parts = [f"{_and(chosen) or 'nothing'} {_verb(picked_fate, len(chosen))}"]
+        if rest:
+            parts.append(f"{_and(rest)} {_verb(rest_fate, len(rest))}")
+        return "; ".join(parts)
+
     def to_json(self) -> dict[str, Any]:
         return {"by": self.by, "choice": "random" if self.chance else self.kind, "prompt": self.prompt,
                 "options": self.option_names or [str(o) for o in self.options],
-                "count": self.count, "minimum": self.minimum}
+                "count": self.count, "minimum": self.minimum, "cites": list(self.cites),
+                "fate": list(self.fate) if self.fate else None}
+
+
+def _and(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _verb(fate: str, n: int) -> str:
+    """A fate written for one card ("goes", "is discarded") agreed with `n` cards."""
+    if n == 1:
+        return fate
+    head, _, rest = fate.partition(" ")
+    plural = {"is": "are", "goes": "go", "stays": "stay", "was": "were", "has": "have"}.get(head)
+    if plural:
+        return f"{plural} {rest}".strip()
+    return fate
 
 
 @dataclass

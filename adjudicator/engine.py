@@ -26,7 +26,7 @@ from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision, Rej
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.mechanics.base import (
-    ACTION, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
+    ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
 )
 from adjudicator.names import normalize
 from adjudicator.quantities import Quantities
@@ -40,6 +40,7 @@ class Entry:
 
     text: str
     cites: tuple[str, ...] = ()
+    kind: str = ""                    # "reveal": an unseen card was revealed
 
 
 def cites_of(entries: Iterable[Entry]) -> list[str]:
@@ -78,6 +79,17 @@ class _Pending:
 _ANSWERABLE = ("play", "use", "random", "end_turn")
 
 
+# what becomes of the cards picked, and of the others, for kinds that always mean the same
+_FATES = {"discard": ("is discarded", "stays in hand"), "discard_keepers": ("is discarded", "stays in play")}
+
+
+def _swap_card(st: State, old: int, new: int) -> None:
+    """Put copy `new` wherever copy `old` stands in a hand or temporary hand."""
+    for pool in list(st.hands.values()) + [t.cards for t in st.temp_hands]:
+        if old in pool:
+            pool[pool.index(old)] = new
+
+
 class _GameEnded(Exception):
     """Raised when a player wins or everyone loses: nothing more of the event happens."""
 
@@ -104,6 +116,7 @@ class Engine(Quantities, Responses):
         self._resumed: _Pending | None = None     # a waiting play a cancel brought back
         self._event_turn = 0                      # the turn the running event belongs to
         self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
+        self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
 
     # =====================================================================
     # running events
@@ -276,6 +289,8 @@ class Engine(Quantities, Responses):
 
     def _dispatch_verb(self, player: str, ev: Event) -> None:
         st = self.state
+        if ev.verb in ("play", "surprise"):
+            self.reveal_unseen(player, ev.card)
         if st.game_over and not (ev.verb == "surprise"):
             who = f"{st.winner} has won" if st.winner else "everyone has lost"
             raise Rejected(f"the game is over ({who}); nothing more can be played", "rule-win-instantly-any-turn")
@@ -306,7 +321,8 @@ class Engine(Quantities, Responses):
         return ", ".join(self.name(c) for c in cards)
 
     def choose(self, kind: str, by: str, prompt: str, options: list[Any], *,
-               count: int | None = None, minimum: int | None = None, chance: bool = False) -> Any:
+               count: int | None = None, minimum: int | None = None, chance: bool = False,
+               cites: tuple[str, ...] = (), fate: tuple[str, str] | None = None) -> Any:
         """Ask for a decision. Card options are copy ids; the answer comes back in the
         same terms (a copy id, a list of them, a player name, True/False, a number, or
         for `deal` a mapping of player -> list of copy ids)."""
@@ -320,7 +336,7 @@ class Engine(Quantities, Responses):
             return options[0]
         decision = Decision(kind, by, prompt, list(options), count=count,
                             minimum=count if minimum is None and count is not None and kind != "cards" else (minimum or 0),
-                            chance=chance, option_names=names)
+                            chance=chance, option_names=names, cites=tuple(cites), fate=fate or _FATES.get(kind))
         answer = self._take_answer(decision)
         if answer is None and self._probing:
             return self._default_answer(decision)
@@ -736,7 +752,8 @@ class Engine(Quantities, Responses):
             n = len(hand) - limit
             cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
-                                 f"discard {n}", list(hand), count=n)
+                                 f"discard {n}", list(hand), count=n, cites=("limit-discard-choice",),
+                                 fate=("is discarded", "stays in hand"))
             for c in picked:
                 hand.remove(c)
                 st.discard.insert(0, c)
@@ -749,7 +766,8 @@ class Engine(Quantities, Responses):
             n = len(keepers) - limit
             cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
             picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
-                                 f"{limit}: discard {n}", keepers, count=n)
+                                 f"{limit}: discard {n}", keepers, count=n, cites=("limit-discard-choice",),
+                                 fate=("is discarded", "stays in play"))
             for c in picked:
                 st.keepers[player].remove(c)
                 st.discard.insert(0, c)
@@ -954,10 +972,11 @@ class Engine(Quantities, Responses):
         st = self.state
         while len(st.goals) > self.agenda_size():
             goal = self.choose("card", by, f"too many Goals for the Goal slots: {by} picks the Goal that goes",
-                               list(st.goals))
+                               list(st.goals), cites=("double-agenda-removed-choice",), fate=("goes", "stays"))
             st.goals.remove(goal)
             st.discard.insert(0, goal)
-            self.say(f"With fewer Goal slots, {by} chooses which Goal goes: {self.name(goal)} is discarded.",
+            self.say(f"With fewer Goal slots, {by} chooses which Goal goes: {self.name(goal)} goes to the discard pile; "
+                     f"{self.names(st.goals)} {'stays' if len(st.goals) == 1 else 'stay'}.",
                      "double-agenda-removed-choice")
 
     def place_rule(self, card: int, by: str) -> None:
@@ -1035,7 +1054,8 @@ class Engine(Quantities, Responses):
                 if slots == 1:
                     old = list(st.goals)
                 else:
-                    old = [self.choose("card", by, f"{by} picks which Goal {self.name(card)} replaces", list(st.goals))]
+                    old = [self.choose("card", by, f"{by} picks which Goal {self.name(card)} replaces", list(st.goals),
+                                       fate=("is replaced", "stays"))]
                 for g in old:
                     st.goals.remove(g)
                     st.discard.insert(0, g)
@@ -1167,7 +1187,8 @@ class Engine(Quantities, Responses):
         st = self.state
         while st.temp_hands:
             frame = st.temp_hands[-1]
-            playable = [c for c in frame.cards if st.defs[c].type != UNKNOWN]
+            # an unseen card ('?') can still be revealed and played (format 1.1, item 2)
+            playable = list(frame.cards)
             if frame.made < frame.plays and playable and st.phase == "play" and not st.game_over:
                 return
             self._close_frame(frame)
@@ -1461,6 +1482,80 @@ class Engine(Quantities, Responses):
         return None
 
     # =====================================================================
+    # unseen cards (format 1.1, item 2)
+    # =====================================================================
+    def unseen_source(self, player: str) -> list[int]:
+        """The cards `player` would play from now: the open temporary hand for the
+        active player executing one, else the hand."""
+        st = self.state
+        if player == st.active_player and st.temp_hands and st.temp_hands[-1].owner == player:
+            return st.temp_hands[-1].cards
+        return st.hands[player]
+
+    def known_copies(self, key: str) -> list[str]:
+        """Where a card with this key is already named on the table (zone names)."""
+        st = self.state
+        return [zone for zone, cards in st.all_zones().items() if zone != "resolving"
+                for c in cards if st.defs[c].key == key]
+
+    def reveal_problem(self, player: str, key: str) -> str | None:
+        """Why `player` cannot reveal one of their unseen cards as `key`, or None."""
+        d = self.cat.get(key)
+        if d.type in (CREEPER, BASIC):
+            return (f"{d.name} cannot be one of {player}'s unseen cards: "
+                    + ("a Creeper drawn goes straight to the table, so none is ever held" if d.type == CREEPER
+                       else "the Basic Rules never leave the center of the table"))
+        where = self.known_copies(key)
+        if where and d.copies <= 1:
+            return (f"{d.name} cannot be one of {player}'s unseen cards: it is already on the table "
+                    f"({', '.join(dict.fromkeys(where))}); list a second copy explicitly if the deck holds one")
+        return None
+
+    def reveal_unseen(self, player: str, key: str | None) -> int | None:
+        """A play or Surprise naming a card that `player` lacks while holding '?' turns
+        one '?' into that card (the same physical card, now known), then the event
+        runs as usual. Returns the revealed copy, or None when nothing was revealed."""
+        st = self.state
+        if key is None or key == "?" or key not in self.cat.cards:
+            return None
+        source = self.unseen_source(player)
+        if any(st.defs[c].key == key for c in source) or any(st.defs[c].key == key for c in st.hands[player]):
+            return None
+        unseen = [c for c in source if st.defs[c].type == UNKNOWN]
+        if not unseen:
+            return None
+        problem = self.reveal_problem(player, key)
+        if problem:
+            raise Rejected(problem)
+        # prefer a '?' that was already held when the last plays were made, so that a
+        # Surprise revealed now is one the player could have answered with
+        held = [c for c in unseen if all(w.before is None or c in w.before.hands.get(player, ())
+                                         or any(c in t.cards for t in w.before.temp_hands) for w in st.windows)]
+        old = (held or unseen)[0]
+        # one copy id per (unseen card, title): trying many reveals, or re-running an
+        # event for its answers, never grows the shared definitions without end
+        cache = self._revealed
+        new = cache.get((old, key))
+        if new is None or new >= len(st.defs) or st.defs[new].key != key:
+            st.defs.append(self.cat.get(key))
+            new = cache[(old, key)] = len(st.defs) - 1
+        _swap_card(st, old, new)
+        # the windows still open remember the table before each play: the same card
+        # was unseen there too, so it is revealed there as well (on copies of them)
+        swapped = []
+        for w in st.windows:
+            if w.before is not None and old in w.before.every_card():
+                before = w.before.clone()
+                _swap_card(before, old, new)
+                w = replace(w, before=before)
+            swapped.append(w)
+        st.windows = swapped
+        where = "temporary hand" if source is not st.hands[player] else "hand"
+        self.entries.append(Entry(f"{player} reveals one of the unseen cards ('?') in their {where}: "
+                                  f"it is {self.name(new)}.", kind="reveal"))
+        return new
+
+    # =====================================================================
     # turns
     # =====================================================================
     def next_player(self) -> str:
@@ -1542,7 +1637,7 @@ class Engine(Quantities, Responses):
                     if st.defs[c].type == SURPRISE] if st.windows else []
         out: list[Event] = []
         source = st.temp_hands[-1].cards if st.temp_hands else st.hands[player]
-        for key in dict.fromkeys(st.defs[c].key for c in source):
+        for key in dict.fromkeys(st.defs[c].key for c in source if st.defs[c].type != UNKNOWN):
             out.append(Event("play", key, by=player))
         for c in st.rules + st.meta_rules + st.keepers[player]:
             if st.defs[c].impl.free_action:
@@ -1555,7 +1650,7 @@ class Engine(Quantities, Responses):
                     out.append(Event("surprise", key, by=p))
         nxt = self.next_player()
         if nxt != player:
-            for key in dict.fromkeys(st.defs[c].key for c in st.hands[nxt]):
+            for key in dict.fromkeys(st.defs[c].key for c in st.hands[nxt] if st.defs[c].type != UNKNOWN):
                 out.append(Event("play", key, by=nxt))
         return out
 

@@ -4,7 +4,9 @@ Nodes: cards (`card:KEY`), rule slots (`slot:draw`, `slot:play`, `slot:hand_limi
 `slot:keeper_limit`, `slot:agenda`), concepts (`concept:turn_end`,
 `concept:temporary_hand`, `concept:free_action`, `concept:play_count`, card types as
 `concept:type:keeper`...), aliases (`alias:NAME`), rulings (`ruling:ID`) and scenarios
-(`scenario:ID`). Every edge's key is its relation, from `RELATIONS`; an edge carries
+(`scenario:ID`, linked to the rulings it demonstrates and the cards it involves).
+Two cards meet when a ruling names both, when a library scenario involves both,
+or through a path of slots and concepts. Every edge's key is its relation, from `RELATIONS`; an edge carries
 the id of the ruling that decides it in its `ruling` attribute ("" when none).
 
 The core graph (cards, slots, concepts, aliases) is built from the catalogue and the
@@ -38,6 +40,7 @@ RELATIONS = {
     "is_a": "is a",                         # card -> concept:type:TYPE
     "cites": "decides about",               # ruling -> card / slot / concept
     "demonstrates": "demonstrates",         # scenario -> ruling
+    "involves": "involves",                 # scenario -> card its events name or its rules in force
 }
 # topics of the rulings corpus that name a slot or concept
 TOPIC_NODES = {
@@ -173,13 +176,17 @@ def add_rulings(g: nx.MultiDiGraph, catalogue, rulings: Iterable[Any]) -> list[s
     return sorted(set(unresolved))
 
 
-def add_scenarios(g: nx.MultiDiGraph, scenarios: Iterable[tuple[str, list[str]]]) -> None:
-    for sid, cites in scenarios:
+def add_scenarios(g: nx.MultiDiGraph, scenarios: Iterable[tuple]) -> None:
+    """Scenario nodes from (id, cited ruling ids[, card keys involved[, title]])."""
+    for sid, cites, *more in scenarios:
         sn = f"scenario:{sid}"
-        g.add_node(sn, kind="scenario", name=sid)
+        g.add_node(sn, kind="scenario", name=sid, title=str(more[1]) if len(more) > 1 else "")
         for rid in cites:
             if f"ruling:{rid}" in g:
                 _add(g, sn, f"ruling:{rid}", "demonstrates", rid)
+        for key in (more[0] if more else ()):
+            if card_node(key) in g:
+                _add(g, sn, card_node(key), "involves")
 
 
 def validate(g: nx.MultiDiGraph, known_rulings: set[str] | None = None) -> None:
@@ -260,12 +267,13 @@ def _full_cached(catalogue_id: int, catalogue) -> nx.MultiDiGraph:
         records = list(corpus.values()) if isinstance(corpus, dict) else list(corpus)
         g.graph["unresolved_cards"] = ",".join(add_rulings(g, catalogue, records))
         known = {r.id for r in records}
-        add_scenarios(g, _library_cites())
+        add_scenarios(g, _library_scenarios(catalogue))
     validate(g, known)
     return g
 
 
-def _library_cites() -> list[tuple[str, list[str]]]:
+def _library_scenarios(catalogue) -> list[tuple[str, list[str], list[str], str]]:
+    """(id, cited rulings, card keys involved, title) for each library scenario."""
     import os
 
     from adjudicator.strictyaml import load_plain
@@ -278,10 +286,45 @@ def _library_cites() -> list[tuple[str, list[str]]]:
                 try:
                     with open(os.path.join(root, n), encoding="utf-8") as fh:
                         data = load_plain(fh.read(), n)
-                    out.append((str(data["id"]), [str(c) for c in data.get("cites", [])]))
+                    out.append((str(data["id"]), [str(c) for c in data.get("cites", [])],
+                                involved_cards(data, catalogue), str(data.get("title", ""))))
                 except Exception:  # a broken file is reported by `check`, not here
                     continue
     return out
+
+
+def involved_cards(data: dict, catalogue) -> list[str]:
+    """The cards a scenario (as plain data) involves: those its events name (played,
+    used, answered, chosen), in its variations too, and the rules in force at its start."""
+    names: list[Any] = []
+    table = data.get("table") if isinstance(data.get("table"), dict) else {}
+    for zone in ("rules", "meta_rules"):
+        names += table.get(zone) or []
+
+    def walk_events(events: Any) -> None:
+        for ev in events if isinstance(events, list) else []:
+            if not isinstance(ev, dict):
+                continue
+            for key in ("play", "surprise", "use", "random", "against", "choose"):
+                value = ev.get(key)
+                names.extend(value if isinstance(value, list) else [value])
+
+    walk_events(data.get("events"))
+    stack = list(data.get("variations") or [])
+    while stack:
+        var = stack.pop()
+        if isinstance(var, dict):
+            walk_events(var.get("events"))
+            stack += list(var.get("variations") or [])
+    keys: list[str] = []
+    for name in names:
+        if isinstance(name, list):
+            names.extend(name)
+            continue
+        card = catalogue.find(name) if isinstance(name, str) else None
+        if card is not None and card.key not in keys:
+            keys.append(card.key)
+    return keys
 
 
 # ---------------------------------------------------------------------------
@@ -314,6 +357,14 @@ def explain_pair(catalogue, a: str, b: str, max_len: int = 3, graph: nx.MultiDiG
         rid = g.nodes[rn]["name"]
         out.append(PathExplanation(f"Ruling {rid} decides how {_label(g, na)} and {_label(g, nb)} meet: "
                                    f"{g.nodes[rn].get('question', '')}", [rid], [na, rn, nb]))
+    # library scenarios that involve both cards: the engine cites their rulings for the pair
+    shared = sorted(set(p for p, _, k in g.in_edges(na, keys=True) if k == "involves")
+                    & set(p for p, _, k in g.in_edges(nb, keys=True) if k == "involves"))
+    for sn in shared[:6]:
+        rids = sorted(g.nodes[r]["name"] for _, r, k in g.out_edges(sn, keys=True) if k == "demonstrates")
+        title = g.nodes[sn].get("title", "")
+        out.append(PathExplanation(f"The library scenario {g.nodes[sn]['name']} involves both {_label(g, na)} and "
+                                   f"{_label(g, nb)}" + (f": {title}" if title else "."), rids, [na, sn, nb]))
     # a Surprise meets a card through the kind of card it cancels
     for x, y in ((na, nb), (nb, na)):
         kinds = {n for _, n, k in g.out_edges(y, keys=True) if k == "is_a"}

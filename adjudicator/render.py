@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-from adjudicator.replay import Step, Verdict
+from adjudicator.replay import DisputeAnswer, Step, Verdict, VariationVerdict, ruling_answer
 
-
-def _ruling_line(ruling_id: str) -> str:
-    try:
-        from rulings.corpus import one_line
-    except ImportError:  # the corpus module is optional for the engine
-        return ""
-    try:
-        return one_line(ruling_id)
-    except Exception:
-        return ""
+_ruling_line = ruling_answer
 
 
 def compact_table(table: dict) -> str:
@@ -33,8 +24,27 @@ def compact_table(table: dict) -> str:
     return "\n      ".join(parts)
 
 
-def render_step(step: Step, shown: set[str]) -> list[str]:
-    head = "Set-up" if step.number == 0 else f"Step {step.number}: {step.label}"
+def render_answer(answer: DisputeAnswer, shown: set[str]) -> list[str]:
+    """The question, `Answer: ...`, the lines that decide it and their rulings."""
+    lines = []
+    if answer.question:
+        lines.append(f"Question: {answer.question}")
+    lines.append(f"Answer: {answer.text}")
+    for entry in answer.lines:
+        cite = f"  [{', '.join(entry.cites)}]" if entry.cites else ""
+        lines.append(f"   - {entry.text}{cite}")
+    if answer.rulings:
+        lines.append("   Rulings:")
+        for r in answer.rulings:
+            shown.add(r.id)
+            lines.append(f"     {r.id}: {r.answer}" if r.answer else f"     {r.id}")
+    return lines
+
+
+def render_step(step: Step, shown: set[str], judged: bool = True) -> list[str]:
+    head = "Set-up" if step.number == 0 else f"Step {step.number}: {step.words or step.label}"
+    if step.number and step.words:
+        head += f"  ({step.label}" + (f", line {step.line})" if step.line else ")")
     status = {"rejected": "  -> REFUSED", "waiting": "  -> waiting for a decision", "fault": "  -> SCENARIO ERROR"}.get(step.status, "")
     lines = [head + status]
     if step.note:
@@ -49,14 +59,20 @@ def render_step(step: Step, shown: set[str]) -> list[str]:
                 if text:
                     lines.append(f"       {rid}: {text}")
     if step.decision:
-        lines.append(f"   ? {step.decision.describe()} (options: {', '.join(step.decision.option_names)})")
+        d = step.decision
+        fate = ""
+        if d.fate and d.kind in ("card", "cards", "discard", "discard_keepers"):
+            fate = f"; the pick {d.fate[0]}, the rest {d.fate[1]}"
+        lines.append(f"   ? {d.describe()} (options: {', '.join(d.option_names)}{fate})")
     lines.append("   table: " + compact_table(step.table))
-    for f in step.failures:
-        lines.append(f"   FAIL {f}")
+    if judged:
+        for f in ([step.refusal] if step.refusal else []) + step.failures:
+            lines.append(f"   FAIL {f}")
     return lines
 
 
 def render_verdict(verdict: Verdict) -> str:
+    """The answer first, then the step by step, then each variation."""
     if verdict.error is not None:
         return f"Cannot replay: {verdict.error}"
     sc = verdict.scenario
@@ -65,15 +81,48 @@ def render_verdict(verdict: Verdict) -> str:
         lines.append(sc.note)
     lines.append("")
     shown: set[str] = set()
+    if verdict.answer is not None:
+        lines.extend(render_answer(verdict.answer, shown))
+        lines.append("")
+    lines.append("Step by step:")
+    lines.append("")
+    judged = verdict.has_expectations
     for step in verdict.steps:
-        lines.extend(render_step(step, shown))
+        lines.extend(render_step(step, shown, judged))
         lines.append("")
     lines.append("Verdict: " + verdict.summary())
     if verdict.cites:
         lines.append("Rulings applied: " + ", ".join(verdict.cites))
-    if verdict.failures:
+    for v in verdict.variations:
+        lines.append("")
+        lines.extend(render_variation(v, shown, judged))
+    lines.append("")
+    if not judged:
+        lines.append("The file states no expectations: the verdict above is the answer.")
+    elif verdict.all_failures:
         lines.append("Expectations that did not hold:")
-        lines.extend(f"  - {f}" for f in verdict.failures)
+        lines.extend(f"  - {f}" for f in verdict.all_failures)
     else:
         lines.append("All expectations hold.")
     return "\n".join(lines)
+
+
+def render_variation(v: VariationVerdict, shown: set[str], judged: bool) -> list[str]:
+    number = ".".join(str(i + 1) for i in v.path)
+    where = "from the set-up" if v.variation.after == 0 else f"after event {v.variation.after}"
+    lines = [f"Variation {number}: {v.name}  (branches {where}; line {v.variation.line})"]
+    verdict = v.verdict
+    if verdict.error is not None:
+        return lines + [f"   cannot replay: {verdict.error}"]
+    for step in verdict.steps:
+        if step.number == 0 or step.shared:
+            continue
+        lines.extend(_indent(render_step(step, shown, judged)))
+    lines.append("   Verdict: " + verdict.summary())
+    for sub in verdict.variations:
+        lines.extend(_indent(render_variation(sub, shown, judged)))
+    return lines
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["   " + part for line in lines for part in line.split("\n")]

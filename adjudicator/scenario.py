@@ -22,11 +22,14 @@ from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, U
 from adjudicator.state import State
 from adjudicator.strictyaml import Node, check_keys, clip
 
-TOP_KEYS = ["format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle"]
+TOP_KEYS = ["format", "id", "title", "cites", "note", "question", "table", "events", "expect", "reshuffle",
+            "variations"]
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
               "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions", "attached"]
 EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "expect", "note",
-              "against"]
+              "against", "disputed"]
+VARIATION_KEYS = ["after", "title", "events", "expect", "variations"]
+MAX_VARIATION_DEPTH = 8
 EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",
                "pending", "rejected", "cites", "zones"]
 VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
@@ -56,6 +59,24 @@ class ScenarioEvent:
     event: Event
     expect: Expectation | None
     node: Node
+    disputed: bool = False
+
+
+@dataclass
+class Variation:
+    """A side line (format 1.1, item 5): it branches after event `after` of the line
+    it belongs to (0: straight from the set-up) and plays its own events instead."""
+
+    after: int
+    title: str
+    events: list[ScenarioEvent]
+    expect: Expectation | None
+    node: Node
+    variations: list["Variation"] = field(default_factory=list)
+
+    @property
+    def line(self) -> int:
+        return self.node.line
 
 
 @dataclass
@@ -74,6 +95,22 @@ class Scenario:
     solo: bool = False
     deal: bool = False
     position: dict[str, Any] = field(default_factory=dict)   # the parsed table, card refs resolved
+    question: str = ""                                       # the dispute in the players' words (1.1, item 4)
+    disputed: int | None = None                              # 1-based event marked `disputed: true`
+    variations: list[Variation] = field(default_factory=list)
+
+    @property
+    def disputed_event(self) -> int:
+        """The number of the disputed event: the one marked, else the last of the main line (0: none)."""
+        return self.disputed if self.disputed is not None else len(self.events)
+
+    @property
+    def has_expectations(self) -> bool:
+        """Whether the file states any expectation, on the main line or in a variation."""
+        def line_has(events: list[ScenarioEvent], expect: Expectation | None, variations: list[Variation]) -> bool:
+            return (expect is not None or any(e.expect is not None for e in events)
+                    or any(line_has(v.events, v.expect, v.variations) for v in variations))
+        return line_has(self.events, self.expect, self.variations)
 
 
 class _Reader:
@@ -355,6 +392,11 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     if "expect" in top:
         joined = [e.event.answer for e in sc.events if e.event.verb == "join"]
         sc.expect = _expectation(top["expect"], reader, players + joined, "the final expect")
+    if "question" in top:
+        sc.question = top["question"].as_str("question").strip()
+    sc.disputed = _disputed(sc.events)
+    if "variations" in top:
+        sc.variations = _variations(top["variations"], reader, players, sc.events, "the main line", 1)
     return sc
 
 
@@ -374,6 +416,59 @@ def _check_player_names(nodes: list[Node], names: list[str], joining: bool = Fal
             raise n.error(f"player name {p!r} looks like {first!r} (line {first_node.line}); "
                           "give players names that cannot be confused")
         seen[form] = (p, n)
+
+
+def _disputed(events: list[ScenarioEvent]) -> int | None:
+    """The event marked `disputed: true` (at most one), as a 1-based number."""
+    marked = [i for i, e in enumerate(events, 1) if e.disputed]
+    if len(marked) > 1:
+        first = events[marked[0] - 1].node
+        raise events[marked[1] - 1].node.value["disputed"].error(
+            f"only one event may be disputed; event {marked[0]} (line {first.line}) already is")
+    return marked[0] if marked else None
+
+
+def _line_players(players: list[str], events: list[ScenarioEvent]) -> list[str]:
+    out = list(players)
+    for e in events:
+        if e.event.verb == "join" and e.event.answer not in out:
+            out.append(e.event.answer)
+    return out
+
+
+def _variations(node: Node, reader: _Reader, players: list[str], parent: list[ScenarioEvent], where: str,
+                depth: int) -> list[Variation]:
+    """`variations:` of a line: each branches after an event of that line (0 to its length)."""
+    if depth > MAX_VARIATION_DEPTH:
+        raise node.error(f"variations nest at most {MAX_VARIATION_DEPTH} deep")
+    out: list[Variation] = []
+    for item in node.as_seq("variations"):
+        fields = check_keys(item, VARIATION_KEYS, "a variation", required=("after",))
+        after = fields["after"].as_int("after", 0, None)
+        if after > len(parent):
+            raise fields["after"].error(f"after: {after} is beyond the end of {where}, which has {len(parent)} "
+                                        f"event{'s' if len(parent) != 1 else ''}; use "
+                                        + (f"0 to {len(parent)}" if parent else "0 (straight from the set-up)"))
+        title = fields["title"].as_str("a variation's title") if "title" in fields else f"Variation after event {after}"
+        before = _line_players(players, parent[:after])
+        everyone = list(before)
+        items = fields["events"].as_seq("a variation's events") if "events" in fields else []
+        for ev in items:
+            if ev.is_map() and "join" in ev.value and isinstance(ev.value["join"].value, str):
+                if ev.value["join"].value.lower() not in (p.lower() for p in everyone):
+                    everyone.append(ev.value["join"].value)
+        events = [_event(ev, reader, everyone) for ev in items]
+        for e in events:
+            if e.disputed:
+                raise e.node.value["disputed"].error(
+                    "`disputed` marks an event of the main line; a variation is a side line of the dispute")
+        expect = _expectation(fields["expect"], reader, everyone, "a variation's expect") if "expect" in fields else None
+        var = Variation(after, title, events, expect, item)
+        if "variations" in fields:
+            var.variations = _variations(fields["variations"], reader, everyone, events, f"the variation {title!r}",
+                                         depth + 1)
+        out.append(var)
+    return out
 
 
 def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
@@ -406,7 +501,8 @@ def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
     if "note" in fields:
         ev.note = fields["note"].as_str("note")
     expect = _expectation(fields["expect"], reader, players, "an event's expect") if "expect" in fields else None
-    return ScenarioEvent(ev, expect, node)
+    disputed = fields["disputed"].as_bool("disputed") if "disputed" in fields else False
+    return ScenarioEvent(ev, expect, node, disputed)
 
 
 def _default_id(path: str) -> str:

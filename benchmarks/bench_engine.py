@@ -1,6 +1,7 @@
 """Engine benchmarks: events per second in random self-play on the 5.0 deck (no
-invariant checks), median time to replay one library scenario, and the wall time of
-`fluxx-judge check` over the whole library as a separate process."""
+invariant checks), median time to replay one library scenario, the wall time of
+`fluxx-judge check` over the whole library as a separate process, and the time to
+list the legal moves (reveals of unseen cards included) at a table of unseen hands."""
 
 from __future__ import annotations
 
@@ -61,6 +62,44 @@ def scenario_replay_median_ms(rounds: int = 3) -> float:
     return statistics.median(times)
 
 
+UNSEEN = """
+format: 1
+id: bench-unseen-hands
+table:
+  players: [Ann, Ben, Cal, Dee]
+  turn: Ann
+  rules: [Play 2]
+  goals: [Milk and Cookies]
+  hands:
+    Ann: ["? x3", The Moon]
+    Ben: ["? x3"]
+    Cal: ["? x3"]
+    Dee: ["? x3"]
+  keepers:
+    Ann: [Cookies]
+  draw_pile: ["? x20"]
+events:
+  - play: The Moon
+"""
+
+
+def moves_with_reveals_ms(rounds: int = 20) -> float:
+    """Median time to list the legal moves, reveals included, with four unseen hands
+    just after a Keeper was played (Surprises from three hands, plays from one)."""
+    from adjudicator import strictyaml
+    from adjudicator.moves import legal_moves
+    from adjudicator.replay import replay
+    from adjudicator.scenario import parse_scenario
+
+    engine = replay(parse_scenario(strictyaml.parse(UNSEEN, "bench.yaml"), "bench.yaml")).engine
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        legal_moves(engine)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
 def check_wall_seconds() -> tuple[float, str]:
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "adjudicator", "check"], cwd=REPO, capture_output=True, text=True)
@@ -73,6 +112,7 @@ def run() -> dict:
         "engine_events_per_second": round(self_play_events_per_second()),
         "scenario_replay_median_ms": round(scenario_replay_median_ms(), 3),
         "check_library_wall_seconds": round(wall, 3),
+        "moves_with_reveals_median_ms": round(moves_with_reveals_ms(), 1),
         "check_library_summary": summary,
     }
 

@@ -21,23 +21,26 @@ sys.path.insert(0, str(ROOT))
 IMG = ROOT / "docs" / "img"
 SIZE = (120, 40)
 
-# The dispute of the walkthrough: under Play All, may Ann end her turn with Get On With It!?
+# The dispute of the walkthrough: under Play All, does Time Portal end Ann's turn?
+# Ben's and Cal's hands are unseen, as at a real table.
 DISPUTE = {
     "format": 1,
-    "id": "gowi-under-play-all",
-    "title": "Under Play All, may Ann stop early with Get On With It!?",
+    "id": "time-portal-under-play-all",
+    "title": "Time Portal under Play All",
+    "question": "Does Ann's turn end when she plays Time Portal under Play All?",
     "table": {
         "players": ["Ann", "Ben", "Cal"],
         "turn": "Ann",
-        "rules": ["Play All", "Get On With It!"],
-        "goals": ["Milk & Cookies"],
-        "hands": {"Ann": ["Milk", "Bread", "Sleep"], "Ben": ["Cookies"], "Cal": ["Veto!"]},
-        "keepers": {"Ben": ["The Moon"]},
-        "draw_pile": ["Time", "Money", "Dreams", "Love", "? x10"],
-        "discard": ["Jackpot!"],
+        "rules": ["Play All"],
+        "goals": ["Time is Money"],
+        "hands": {"Ann": ["Time Portal", "The Moon", "Bread"], "Ben": ["? x3"], "Cal": ["? x3"]},
+        "keepers": {"Ann": ["Time"]},
+        "draw_pile": ["? x10"],
+        "discard": ["Dreams", "Love"],
     },
 }
-EVENTS = [{"play": "Milk", "by": "Ann"}, {"use": "Get On With It!", "by": "Ann"}]
+PLAY = {"play": "Time Portal", "by": "Ann"}
+WHAT_IF = {"surprise": "Stop That!", "by": "Cal", "against": "Time Portal"}
 
 
 async def until(pilot, condition, timeout: float = 30.0) -> None:
@@ -50,6 +53,7 @@ async def until(pilot, condition, timeout: float = 30.0) -> None:
 
 async def shoot() -> list[str]:
     os.environ.setdefault("FLUXX_JUDGE_CACHE", tempfile.mkdtemp(prefix="fluxx-judge-shots-"))
+    os.environ.setdefault("FLUXX_JUDGE_SCENARIOS", os.path.join(os.path.expanduser("~"), "Documents", "fluxx-judge"))
     from textual.widgets import Input
 
     from tui.app import FluxxJudgeApp
@@ -71,39 +75,61 @@ async def shoot() -> list[str]:
         # 1. Rulings: search as you type
         await until(pilot, lambda: isinstance(app.screen, RulingsScreen) and app.screen.corpus is not None)
         rulings = app.screen
-        rulings.query_one("#query", Input).value = "play all get on with it"
+        rulings.query_one("#query", Input).value = "time portal play all"
         await until(pilot, lambda: rulings.last_result is not None)
         await pilot.pause(0.3)
         snap(app, "rulings")
 
-        # 2. Table: the position of the dispute
+        # 2. Table: the position of the dispute, the unseen hands as '?'
         app.session = Session(doc=copy.deepcopy(DISPUTE))
         table = app.show_mode("table")
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and table.ready and table.session is app.session)
         await until(pilot, lambda: "none" in str(table.query_one("#problems-title").render()))
-        next(z for z in table.query(ZoneList) if z.zone == "hands.Ann").focus()
+        next(z for z in table.query(ZoneList) if z.zone == "hands.Cal").focus()
         await pilot.pause(0.3)
         snap(app, "table")
 
-        # 3. Replay: the menu of what the rules allow now
+        # 3. Replay: Ann plays Time Portal and picks Dreams; the answer comes first
         replay = app.show_mode("replay")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and replay.verdict is not None
                     and not replay.busy)
-        replay.append_event(0, EVENTS[0])
+        replay.append_event(0, PLAY)
         await until(pilot, lambda: len(replay.verdict.steps) == 2 and not replay.busy)
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
         await pilot.pause(0.3)
+        snap(app, "replay-decision")
+        await pilot.press("enter")               # Ann takes Dreams back
+        await until(pilot, lambda: replay.verdict.steps[-1].status == "done" and not replay.busy)
+        await pilot.pause(0.5)                   # the rulings' one-line answers arrive
+        snap(app, "replay")
+
+        # 4. What the others could still do: reveals of their unseen cards, grouped
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
+        app.screen.query_one("#choice-filter", Input).value = "reveals a surprise"
+        await pilot.pause(0.3)
         snap(app, "replay-menu")
         await pilot.press("escape")
 
-        # 4. Replay: the step that settles it, with its rulings
-        replay.append_event(0, EVENTS[1])
+        # 5. What if Cal had revealed Stop That!? A branch, saved with the scenario
+        await pilot.press("b")
+        await until(pilot, lambda: len(replay.lines) == 2 and not replay.busy)
+        replay.append_event(replay.current, WHAT_IF)
         await until(pilot, lambda: len(replay.verdict.steps) == 3 and not replay.busy)
-        await pilot.pause(0.5)                 # the rulings' one-line summaries arrive
-        snap(app, "replay")
+        await pilot.pause(0.5)
+        snap(app, "what-if")
 
-        # 5. A ruling, opened from the step that cites it
+        # 6. Saving: proposed in the user's own folder, never the checkout
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.screen.__class__.__name__ == "PromptModal")
+        await pilot.pause(0.2)
+        snap(app, "save")
+        await pilot.press("escape")
+
+        # 7. A ruling, opened from the answer's step
+        await pilot.press("l")
+        await until(pilot, lambda: replay.current == 0 and not replay.busy)
         cites = replay.query_one("#cites")
         cites.focus()
         cites.highlighted = next(i for i, o in enumerate(cites.options) if o.id == "play-all-vs-turn-end")
@@ -115,8 +141,8 @@ async def shoot() -> list[str]:
         snap(app, "ruling")
         await pilot.press("escape")
 
-        # 6. Cards: how the two rules meet
-        app.show_cards("Play All", "Get On With It!")
+        # 8. Cards: how the two cards meet
+        app.show_cards("Time Portal", "Play All")
         await until(pilot, lambda: isinstance(app.screen, InteractionsScreen) and app.screen.mounted
                     and app.screen.query_one("#pair-paths").option_count > 0)
         await pilot.pause(0.3)

@@ -80,5 +80,5 @@ def run_scenario(tmp_path: Path, text: str):
 
     verdict = replay_file(str(write_scenario(tmp_path, text)))
     assert verdict.error is None, str(verdict.error)
-    assert verdict.failures == [], verdict.failures
+    assert verdict.all_failures == [], verdict.all_failures
     return verdict

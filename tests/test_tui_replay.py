@@ -132,7 +132,10 @@ async def test_events_from_the_menu_and_a_what_if_branch(tmp_path):
         await pilot.press("x")
         await until(pilot, lambda: len(screen.verdict.steps) == 2 and not screen.busy)
         assert app.session.doc["events"] == [{"play": "Milk"}]
-        assert not app.session.changed          # back to the file as it was
+        # the line that was replaced is kept as a what-if, saved with the scenario: nothing is lost
+        assert app.session.doc["variations"] == [{"after": 1, "title": "the line before",
+                                                  "events": [{"play": "Bread", "by": "Ann"}]}]
+        assert app.session.changed
 
 
 async def test_a_pending_decision_is_offered_as_a_prompt(tmp_path):
@@ -149,11 +152,13 @@ async def test_a_pending_decision_is_offered_as_a_prompt(tmp_path):
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
         labels = [str(o.prompt) for o in app.screen.query_one("#choice-list").options if o.id]
-        assert labels[:2] == ["Ann chooses Toast", "Ann chooses Baked Goods"]
+        # each answer is told by what it does, not only by the card named
+        assert labels[:2] == ["Toast is replaced; Baked Goods stays", "Baked Goods is replaced; Toast stays"]
         await pilot.press("enter")
-        await until(pilot, lambda: len(screen.verdict.steps) == 3 and not screen.busy)
-        assert app.session.doc["events"][-1] == {"choose": "Toast"}
-        assert screen.verdict.steps[-1].status == "done"
+        # the answer goes into the play that asked for it: its step holds all it did
+        await until(pilot, lambda: screen.verdict.steps[-1].status == "done" and not screen.busy)
+        assert app.session.doc["events"] == [{"play": "Milk & Cookies", "choose": ["Toast"]}]
+        assert len(screen.verdict.steps) == 2 and "Toast" in shown(screen, "#explain-text")
 
 
 async def test_a_bad_scenario_shows_its_error_not_a_traceback(tmp_path):
@@ -189,3 +194,50 @@ async def test_a_typed_event_is_judged_by_the_engine():
         assert step.status == "rejected" and step.ruling == "surprise-too-late"
         assert "REFUSED" in shown(screen, "#step-title")
         assert app.session.doc["events"][-1] == {"surprise": "Veto!", "by": "Ben", "against": "Play 2"}
+
+
+async def test_saved_what_ifs_reopen_as_lines_and_a_refusal_is_an_answer(tmp_path):
+    path = tmp_path / "lines.yaml"
+    path.write_text("format: 1\nid: lines\nquestion: Can Ben still cancel the Milk?\ntable:\n"
+                    "  players: [Ann, Ben]\n  rules: [Play 2]\n  hands:\n    Ann: [Milk, Bread]\n"
+                    "    Ben: [That's Mine]\n  draw_pile: ['? x10']\nevents:\n  - play: Milk\n  - play: Bread\n"
+                    "  - surprise: That's Mine\n    by: Ben\n    against: Milk\n"
+                    "variations:\n  - after: 1\n    title: Ben at once\n    events:\n"
+                    "      - surprise: That's Mine\n        by: Ben\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_ready(pilot)
+        assert [line.name for line in screen.lines] == ["the scenario", "Ben at once"]
+        assert screen.verdict.steps[-1].status == "rejected"          # too late: refused...
+        answer = shown(screen, "#answer")
+        assert answer.index("Q: Can Ben still cancel") < answer.index("Answer:")
+        for words in ("FAIL", "did not hold", "expected otherwise"):   # ...and that is the answer, not a failure
+            assert words not in shown(screen, "#verdict") + answer
+        await pilot.press("end")
+        assert "expected otherwise" not in shown(screen, "#explain-text")
+        await pilot.press("l")                                        # the saved what-if, stepped through
+        await until(pilot, lambda: screen.current == 1 and not screen.busy)
+        assert len(screen.verdict.steps) == 3 and screen.verdict.steps[-1].status == "done"
+        assert "Ben at once" in shown(screen, "#lines-info")
+        assert not app.session.changed
+
+
+async def test_typed_events_in_the_menus_words(tmp_path):
+    path = tmp_path / "typed.yaml"
+    path.write_text("format: 1\nid: typed\ntable:\n  players: [Ann, Ben]\n  rules: [Play 2]\n"
+                    "  hands:\n    Ann: [Milk, Bread]\n    Ben: ['? x2']\n  draw_pile: ['? x10']\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await replay_ready(pilot)
+        for typed in ("Ann plays Milk", "Ben reveals That's Mine against Milk"):
+            screen._ask_typed(0)
+            await until(pilot, lambda: isinstance(app.screen, PromptModal) and app.screen.query(Input))
+            hint = str(app.screen.query_one(".dialog-hint").render())
+            assert "Ann" in hint and "Cal" not in hint                 # hints from this table only
+            app.screen.query_one(Input).value = typed
+            await pilot.press("enter")
+            n = len(app.session.doc.get("events") or [])
+            await until(pilot, lambda: n and not screen.busy and len(screen.verdict.steps) == n + 1)
+        assert app.session.doc["events"] == [{"play": "Milk", "by": "Ann"},
+                                             {"surprise": "That's Mine", "by": "Ben", "against": "Milk"}]
+        assert "reveals" in shown(screen, "#explain-text")

@@ -1,4 +1,4 @@
-"""The app's scenario files: canonical YAML out, the same data back, atomic and lazy writes."""
+"""The app's scenario files: canonical YAML out, the same data back, lazy writes."""
 
 from __future__ import annotations
 
@@ -90,31 +90,6 @@ def test_dumped_scenarios_load_in_the_engine(tmp_path):
 
 # --------------------------------------------------------------------------- writing
 
-def test_write_atomic_skips_identical_bytes(tmp_path):
-    path = tmp_path / "s.yaml"
-    assert scenario_io.write_atomic(str(path), "a: 1\n") is True
-    before = os.stat(path)
-    assert scenario_io.write_atomic(str(path), "a: 1\n") is False
-    after = os.stat(path)
-    assert (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns)
-    assert scenario_io.write_atomic(str(path), "a: 2\n") is True
-    assert path.read_text() == "a: 2\n"
-
-
-def test_a_crash_while_writing_leaves_the_old_file(tmp_path, monkeypatch):
-    path = tmp_path / "s.yaml"
-    path.write_text("old: true\n")
-
-    def boom(src, dst):
-        raise OSError("disk on fire")
-
-    monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
-        scenario_io.write_atomic(str(path), "new: true\n")
-    assert path.read_text() == "old: true\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.yaml"]     # no temporary file left behind
-
-
 def test_saving_an_unchanged_scenario_keeps_its_bytes(tmp_path):
     original = ("# a comment the emitter would drop\nformat: 1\nid: keep-me\ntable:\n"
                 "  players: [Ann, Ben]   # seats\n  hands: {Ann: [Milk]}\n")
@@ -123,13 +98,13 @@ def test_saving_an_unchanged_scenario_keeps_its_bytes(tmp_path):
     stamp = os.stat(path).st_mtime_ns
     s = Session.open(str(path))
     assert not s.changed
-    assert s.save() is False
+    assert s.save() == (str(path), False)
     assert path.read_text(encoding="utf-8") == original and os.stat(path).st_mtime_ns == stamp
     copy = tmp_path / "copy.yaml"
     s.save(str(copy))                      # save-as of an unchanged scenario copies it exactly
     assert copy.read_bytes() == path.read_bytes()
     s.doc["table"]["players"].append("Cal")
-    assert s.changed and s.save() is True
+    assert s.changed and s.save()[1] is True
     assert load_scenario(str(copy)).position["players"] == ["Ann", "Ben", "Cal"]
     assert not s.changed
 

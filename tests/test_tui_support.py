@@ -14,6 +14,8 @@ def _private_cache(tmp_path_factory, monkeypatch):
     cache = tmp_path_factory.getbasetemp() / "tui-cache"
     cache.mkdir(exist_ok=True)
     monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(cache))
+    # where Save As proposes new files: never the tester's own documents folder
+    monkeypatch.setenv("FLUXX_JUDGE_SCENARIOS", str(tmp_path_factory.getbasetemp() / "tui-documents"))
 
 
 async def until(pilot, condition, timeout: float = 15.0) -> None:

@@ -132,3 +132,15 @@ async def test_a_broken_file_shows_a_readable_error(tmp_path):
         shown = str(err.render())
         assert "broken.yaml:" in shown and "not valid YAML" in shown
         assert path.read_text(encoding="utf-8") == "format: 1\ntable:\n  players: [Ann, Ben\n"
+
+
+def test_renaming_a_player_reaches_the_what_if_lines():
+    from tui.position import rename_player
+
+    doc = {"table": {"players": ["Ann", "Ben"], "hands": {"Ben": ["Milk"]}},
+           "events": [{"play": "Milk", "by": "Ben"}],
+           "variations": [{"after": 0, "events": [{"end_turn": True, "by": "Ben"}], "expect": {"turn": "Ben"},
+                           "variations": [{"after": 1, "events": [{"play": "Bread", "by": "ben"}]}]}]}
+    rename_player(doc, "Ben", "Bob")
+    assert "Ben" not in str(doc) and "ben" not in str(doc)
+    assert doc["variations"][0]["variations"][0]["events"][0]["by"] == "Bob"

@@ -1,5 +1,6 @@
-"""End to end: the installed `fluxx-judge` in a real terminal (tmux), a search typed in,
-the result read off the screen."""
+"""End to end: the installed `fluxx-judge` in a real 80x24 terminal (tmux). A dispute is
+built from nothing with the keyboard (Ben's and Cal's hands unseen), its question
+written, replayed from the menus, answered first, and saved; no YAML is typed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from adjudicator.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
 EXE = REPO / ".venv" / "bin" / "fluxx-judge"
@@ -34,20 +37,75 @@ def wait_for(session: str, *texts: str, timeout: float = 30.0) -> str:
     raise AssertionError(f"never saw {texts!r} on the screen; it showed:\n{shown}")
 
 
-def test_search_in_a_real_terminal(tmp_path):
+def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path):
     if not EXE.exists():
         pytest.skip(f"{EXE} is not installed (`make run` or `make test` installs it)")
     session = f"fluxx-judge-test-{uuid.uuid4().hex[:10]}"
-    command = f"env FLUXX_JUDGE_CACHE={shlex.quote(str(tmp_path))} TERM=xterm-256color {shlex.quote(str(EXE))}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], check=True)
+    folder = tmp_path / "My Documents"
+    command = (f"env FLUXX_JUDGE_CACHE={shlex.quote(str(tmp_path / 'cache'))} "
+               f"FLUXX_JUDGE_SCENARIOS={shlex.quote(str(folder))} TERM=xterm-256color {shlex.quote(str(EXE))}")
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True)
+
+    def keys(*names: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", session, *names], check=True)
+        time.sleep(0.2)
+
+    def text(words: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", session, "-l", words], check=True)
+        time.sleep(0.2)
+
+    def card(zone: str, *names: str) -> None:
+        keys("C-g")
+        wait_for(session, "Go to...", "Enter: go")
+        text(zone)
+        keys("Enter")
+        for name in names:
+            keys("a")
+            wait_for(session, "Add a card to", "Type to search")
+            text(name)
+            time.sleep(0.2)
+            keys("Enter")
+            wait_for(session, "Go to zone")          # back on the Table screen
+
     try:
-        wait_for(session, "Search the rulings", "rulings. Type to search")
-        subprocess.run(["tmux", "send-keys", "-t", session, "-l", "play all turn end"], check=True)
-        shown = wait_for(session, "rulings found", "play-all-vs-turn-end")
-        assert "Play All is on the table" in shown            # the top hit's question
-        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)    # to the results
-        time.sleep(0.3)
-        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)    # open the top hit
-        wait_for(session, "Q: Play All is on the table", "Scenarios that demonstrate it")
+        wait_for(session, "F2 Table", "F5 Cards")
+        keys("C-n")                                   # before the Table screen was ever shown
+        wait_for(session, "no players yet")
+        for _ in range(3):                            # Ann, Ben, Cal: the names proposed
+            keys("n")
+            wait_for(session, "Name of the new player")
+            keys("Enter")
+        wait_for(session, "Cal")
+        card("rules", "play all")
+        card("ann hand", "time portal", "the moon")
+        card("ben hand", "? x3")
+        card("cal hand", "? x3")
+        card("draw", "? x10")
+        card("discard", "dreams")
+        keys("C-w")
+        wait_for(session, "The question in dispute")
+        text("Does Ann's turn end when she plays Time Portal under Play All?")
+        keys("Enter")
+        wait_for(session, "Problems: none")
+
+        keys("F3")                                    # replay: the menu offers only what is legal
+        wait_for(session, "step 0 of 0")
+        keys("a")
+        wait_for(session, "Ann plays Time Portal", "Ann plays The Moon")
+        text("portal")                                # type-ahead narrows the menu
+        keys("Enter")                                 # (Dreams, the one card to take back, is taken)
+        shown = wait_for(session, "Q: Does Ann's turn end", "Answer:", "Ben's turn", "Step 1 of 1")
+        assert shown.index("Q: Does Ann") < shown.index("Answer:") < shown.index("Step 1 of 1")
+
+        keys("C-s")                                   # a new scenario: Save asks where, in the user's folder
+        shown = wait_for(session, "Save the scenario as", str(folder)[:20])
+        keys("Enter")
+        wait_for(session, "Saved to")
+        saved = folder / "new-dispute.yaml"
+        sc = load_scenario(str(saved))
+        assert sc.question.startswith("Does Ann's turn end")
+        assert [c.card.key for c in sc.position["hands"]["Ben"]] == ["?"] * 3
+        keys("C-s")                                   # saving again is confirmed too
+        wait_for(session, "already")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

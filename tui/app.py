@@ -1,7 +1,20 @@
 """The fluxx-judge app: four screens (Textual modes), one scenario session, a palette.
 
-Table rebuilds a position, Replay steps through a dispute and branches "what if"s,
-Rulings searches and reads the rulings, Cards (interactions) shows how two cards meet.
+Table rebuilds a position, Replay answers the question and steps through the dispute
+and its what-if lines, Rulings searches and reads the rulings, Cards shows how two
+cards meet. The parts, as Posting and Harlequin lay theirs out:
+
+- `tui/screens/`: one module per screen; `tui/widgets/`: dialogs, the card picker,
+  the Table's zone and player lists, the top bar, suggesters, rendering helpers;
+- `tui/messages.py`: the Message classes the parts send each other (a widget's key
+  becomes a `ZoneEdit`, a new session a `SessionReplaced` posted to the screen showing)
+  and that the screens handle with `@on`;
+- plain logic without Textual: `session.py` (the document, saving that never
+  clobbers), `variations.py` (what-if lines kept in the scenario), `lines.py`
+  (replaying a line, the event menu), `position.py` (zones, card look-up, problems
+  judged by the engine), `scenario_io.py` (the canonical emitter);
+- `app.tcss`: the one stylesheet.
+
 Every screen is imported only when first shown, and every engine, corpus or index job
 runs in a worker thread, so the app opens fast and never freezes.
 `run_app(file)` is what `fluxx-judge` (and `fluxx-judge open FILE`) calls.
@@ -16,7 +29,8 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from tui.session import Session
+from tui.messages import SessionReplaced, SessionSaved, ShowCards
+from tui.session import Session, in_library
 
 
 def _table_screen() -> Screen:
@@ -77,17 +91,6 @@ def library_scenarios() -> list[tuple[str, str]]:
         return []
 
 
-def in_library(path: str | None) -> bool:
-    if not path:
-        return False
-    try:
-        from scenarios import library_path
-
-        return os.path.abspath(path).startswith(os.path.abspath(str(library_path())) + os.sep)
-    except Exception:
-        return False
-
-
 class FluxxJudgeApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "fluxx-judge"
@@ -100,14 +103,16 @@ class FluxxJudgeApp(App[int]):
     }
     COMMANDS = App.COMMANDS | {_card_commands, _ruling_commands, _scenario_commands, _card_page_commands}
     BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("f2", "mode('table')", "Table"),
-        Binding("f3", "mode('replay')", "Replay"),
-        Binding("f4", "mode('rulings')", "Rulings"),
-        Binding("f5", "mode('interactions')", "Cards"),
+        # the screen keys are shown by the ModeBar at the top of every screen
+        Binding("f1", "help", "Help", show=False),
+        Binding("f2", "mode('table')", "Table", show=False),
+        Binding("f3", "mode('replay')", "Replay", show=False),
+        Binding("f4", "mode('rulings')", "Rulings", show=False),
+        Binding("f5", "mode('interactions')", "Cards", show=False),
         Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("f6", "save_as", "Save as"),
         Binding("ctrl+o", "open", "Open", show=False),
-        Binding("ctrl+s", "save", "Save", show=False),
         Binding("ctrl+n", "new", "New", show=False),
     ]
 
@@ -152,9 +157,7 @@ class FluxxJudgeApp(App[int]):
         self.push_screen(CardScreen(name))
 
     def show_cards(self, a: str | None, b: str | None = None) -> None:
-        screen = self.show_mode("interactions")
-        if hasattr(screen, "set_pair"):
-            screen.set_pair(a, b)
+        self.show_mode("interactions").post_message(ShowCards(a, b))
 
     def get_system_commands(self, screen: Screen):
         yield from super().get_system_commands(screen)
@@ -165,28 +168,29 @@ class FluxxJudgeApp(App[int]):
         yield SystemCommand("Cards", "How two cards interact (F5)", lambda: self.action_mode("interactions"))
         yield SystemCommand("Open scenario", "Open a scenario file (Ctrl+O)", self.action_open)
         yield SystemCommand("Save scenario", "Save the scenario (Ctrl+S)", self.action_save)
-        yield SystemCommand("Save scenario as", "Save the scenario under a new name", self.action_save_as)
+        yield SystemCommand("Save scenario as", "Save the scenario under a new name (F6)", self.action_save_as)
+        yield SystemCommand("Question", "Write the question in dispute", self.ask_question)
         yield SystemCommand("New scenario", "Start an empty table (Ctrl+N)", self.action_new)
         yield SystemCommand("Help", "Keys and screens (F1)", self.action_help)
 
     # -- the session -------------------------------------------------------------
     def _session_replaced(self) -> None:
-        sync = getattr(self.screen, "sync_session", None)
-        if sync:
-            sync()
+        self.screen.post_message(SessionReplaced())
 
     def _unless_unsaved(self, then, doing: str) -> None:
-        """Run `then()` now, or after the user agrees to drop unsaved changes."""
+        """Run `then()` now, or once the user has saved or dropped the unsaved changes."""
         if not self.session.changed:
             then()
             return
-        from tui.widgets import ConfirmModal
+        from tui.widgets import UnsavedModal
 
-        def answered(yes: bool | None) -> None:
-            if yes:
+        def answered(choice: str | None) -> None:
+            if choice == "save":
+                self.action_save(after=then)
+            elif choice == "discard":
                 then()
 
-        self.push_screen(ConfirmModal(f"{self.session.label} has unsaved changes. {doing} anyway?"), answered)
+        self.push_screen(UnsavedModal(self.session.unsaved_summary(), doing), answered)
 
     def open_scenario(self, path: str, mode: str = "replay") -> None:
         def go() -> None:
@@ -224,51 +228,83 @@ class FluxxJudgeApp(App[int]):
 
         self._unless_unsaved(go, "Start a new scenario")
 
-    def action_save(self) -> None:
-        if self.session.path is None or in_library(self.session.path):
-            self.action_save_as()
-            return
-        self._save(None)
+    def ask_question(self, then=None) -> None:
+        """Let the user write the question in dispute (`question:`), then call `then()`."""
+        from tui.widgets import PromptModal
 
-    def action_save_as(self) -> None:
+        current = self.session.doc.get("question")
+
+        def written(text: str | None) -> None:
+            if text is None:
+                return
+            text = " ".join(text.split())
+            if text:
+                self.session.doc["question"] = text
+            else:
+                self.session.doc.pop("question", None)
+            self.session.touch()
+            if then:
+                then()
+
+        self.push_screen(PromptModal("The question in dispute, in the players' own words",
+                                     current if isinstance(current, str) else "",
+                                     "Does Ann's turn end when she plays Time Portal under Play All?",
+                                     "The verdict opens with it and its answer. Enter: keep - Esc: cancel"), written)
+
+    def action_save(self, after=None) -> None:
+        if self.session.path is None or in_library(self.session.path):
+            self.action_save_as(after)
+            return
+        self._save(None, after)
+
+    def action_save_as(self, after=None, proposed: str | None = None) -> None:
         from tui.widgets import PathSuggester, PromptModal
 
-        default = self.session.path or os.path.join(os.getcwd(), f"{self.session.doc.get('id') or 'scenario'}.yaml")
-        if in_library(default):
-            default = os.path.join(os.getcwd(), os.path.basename(default))
+        default = proposed or self.session.proposed_path()
+        folder = os.path.dirname(default)
 
         def chosen(path: str | None) -> None:
             if path and path.strip():
-                self._save(path.strip())
+                self._save(path.strip(), after)
+            elif path is not None:
+                self.notify("Not saved: give a file name.", severity="warning", markup=False)
 
-        self.push_screen(PromptModal("Save the scenario as", default, "file.yaml",
-                                     "The file is written whole or not at all. Enter: save - Esc: cancel",
-                                     suggester=PathSuggester()), chosen)
+        self.push_screen(PromptModal("Save the scenario as", default, "folder/file.yaml",
+                                     f"Proposed folder: {folder}. A missing folder is created after you agree. "
+                                     "Enter: save - Esc: cancel", suggester=PathSuggester()), chosen)
 
-    def _save(self, path: str | None) -> None:
-        try:
-            wrote = self.session.save(path)
-        except (OSError, ValueError) as exc:
-            self.notify(f"Not saved: {exc}", severity="error", timeout=8, markup=False)
-            return
-        name = os.path.basename(self.session.path or "")
-        self.notify(f"Saved {name}." if wrote else f"{name} is already up to date (the file was not rewritten).",
-                    markup=False)
-        refresh = getattr(self.screen, "session_saved", None)
-        if refresh:
-            refresh()
-
-    async def action_quit(self) -> None:
-        if not self.session.changed:
-            self.exit(0)
-            return
+    def _save(self, path: str | None, after=None, overwrite: bool = False, create_folder: bool = False) -> None:
+        from tui.session import FileExists, FolderMissing, SaveQuestion
         from tui.widgets import ConfirmModal
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.exit(0)
+        try:
+            written, wrote = self.session.save(path, overwrite=overwrite, create_folder=create_folder)
+        except SaveQuestion as asked:
+            question = asked          # (the except clause's own name is gone once it ends)
 
-        self.push_screen(ConfirmModal(f"{self.session.label} has unsaved changes. Quit anyway?"), answered)
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self._save(path, after, overwrite or not isinstance(question, FolderMissing),
+                               create_folder or isinstance(question, FolderMissing))
+                elif isinstance(question, FileExists):
+                    self.action_save_as(after, proposed=question.path)      # another name, then
+                else:
+                    self.notify("Not saved. F6 (Save as) saves under another name.", severity="warning",
+                                markup=False)
+
+            self.push_screen(ConfirmModal(question.message), answered)
+            return
+        except OSError as exc:          # WriteError: one line naming the file and the reason
+            self.notify(f"Not saved: {exc}", severity="error", timeout=10, markup=False)
+            return
+        self.notify(f"Saved to {written}" if wrote else f"Saved: {written} already holds this scenario "
+                    "(the file was left as it was).", title="Saved", timeout=6, markup=False)
+        self.screen.post_message(SessionSaved())
+        if after:
+            after()
+
+    async def action_quit(self) -> None:
+        self._unless_unsaved(lambda: self.exit(0), "Quit")
 
 
 def run_app(file: str | None = None) -> int:

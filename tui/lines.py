@@ -1,32 +1,20 @@
-"""Lines of play for the Replay screen: the scenario's own events and "what if" branches.
+"""Lines of play for the Replay screen: replaying one, the menu of what may happen next,
+events typed by the user, and what changed on the table between two steps.
 
-A line is a list of events in the scenario format (`{"play": "Milk", "by": "Ann"}`).
-The original line is the scenario's `events`; a branch shares the first events of the
-line it was made from and goes its own way after. Every line is judged by the
-engine's own `replay`; this module only builds the scenario variant to replay, lists
-the events the engine allows next (for the menus), reads an event the user typed, and
-marks what changed on the table between two steps. No Textual here.
+A line (see `tui.variations`) is a list of events in the scenario format
+(`{"play": "Milk", "by": "Ann"}`). Every line is judged by the engine's own `replay`;
+the menu lists the engine's own legal events (reveals of unseen cards included) and
+the answers to its pending decision, told by their outcome. No Textual here.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui import scenario_io
 
-VERBS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
-_GROUP_ORDER = {"surprise": 0, "play": 1, "use": 2, "end_turn": 3}
-
-
-@dataclass
-class Line:
-    name: str
-    events: list[dict[str, Any]]
-    base: int = 0              # events shared with the line it branched from
-    original: bool = False
 
 
 @dataclass
@@ -43,26 +31,16 @@ class MenuItem:
     players: list[str] = field(default_factory=list)
 
 
-def doc_for_line(doc: dict[str, Any], line: Line) -> dict[str, Any]:
-    """The scenario to replay for `line`: the final `expect` belongs to the original line only."""
-    variant = copy.deepcopy(doc)
-    if line.events:
-        variant["events"] = copy.deepcopy(line.events)
-    else:
-        variant.pop("events", None)
-    if not line.original:
-        variant.pop("expect", None)
-    return variant
-
-
-def run_line(session, line: Line):
-    """Replay `line` through the engine: (Verdict, None) or (None, InputError)."""
+def run_line(session, line):
+    """Replay one line (a `tui.variations.Line`) through the engine: (Verdict, None) or
+    (None, InputError)."""
     from adjudicator.errors import InputError
     from adjudicator.replay import replay
 
-    variant = doc_for_line(session.doc, line)
+    from tui.variations import scenario_for
+
     try:
-        sc = session.parse(variant)
+        sc = session.parse(scenario_for(session.doc, line))
     except InputError as exc:
         return None, exc
     return replay(sc), None
@@ -106,108 +84,48 @@ def _answer_text(value: Any) -> str:
     return str(value)
 
 
-def event_from_engine(ev, catalogue) -> dict[str, Any]:
-    """An engine Event as a scenario-format mapping."""
-    out: dict[str, Any] = {}
-    if ev.verb == "end_turn":
-        out["end_turn"] = True
-    elif ev.verb in ("choose", "join", "leave"):
-        out[ev.verb] = ev.answer
-    else:
-        out[ev.verb] = catalogue.get(ev.card).name
-    if ev.by:
-        out["by"] = ev.by
-    if ev.against:
-        out["against"] = catalogue.get(ev.against).name
-    return out
+def parse_typed(text: str, engine=None) -> dict[str, Any]:
+    """Read an event the user typed, in the file's syntax or the menu's own words
+    ("Ann plays Milk"), with the engine's reader. Raises ValueError saying how to write it."""
+    from adjudicator.typed_events import parse_typed_event
+
+    return parse_typed_event(text, engine)
 
 
-def parse_typed(text: str) -> dict[str, Any]:
-    """Read an event typed by the user: `play Milk by Ann`, `surprise: Stop That! by Cal
-    against Time Portal`, `end_turn`, `choose [Bread, Milk]`, `join Dee`. Raises ValueError."""
-    text = text.strip()
-    if not text:
-        raise ValueError("type an event, such as: play Milk by Ann")
-    head, _, rest = text.partition(" ")
-    verb = head.rstrip(":").lower().replace("-", "_")
-    if ":" in head and head.index(":") < len(head) - 1:  # "play:Milk"
-        verb, _, first = head.partition(":")
-        rest = first + " " + rest
-    if verb not in VERBS:
-        raise ValueError(f"an event starts with one of: {', '.join(VERBS)} (not {head!r})")
-    rest = rest.strip().lstrip(":").strip()
-    if verb == "choose":
-        try:
-            value = scenario_io.loads(f"value: {rest}", "<typed>")["value"] if rest else None
-        except Exception as exc:  # InputError: not YAML
-            raise ValueError(f"cannot read the answer {rest!r}: {getattr(exc, 'message', exc)}") from None
-        if value is None:
-            raise ValueError("choose needs an answer: a card, a player, yes/no, or a list like [Bread, Milk]")
-        return {"choose": value}
-    if verb in ("join", "leave"):
-        if not rest:
-            raise ValueError(f"{verb} needs a player's name, as in: {verb} Dee")
-        return {verb: rest}
-    padded = f" {rest} "
-    low = padded.lower()
-    found = sorted((low.rfind(f" {kw} "), kw) for kw in ("by", "against") if low.rfind(f" {kw} ") >= 0)
-    pieces: dict[str, str] = {}
-    part, start = "card", 0
-    for pos, kw in found:
-        pieces[part] = padded[start:pos].strip()
-        part, start = kw, pos + len(kw) + 2
-    pieces[part] = padded[start:].strip()
-    out: dict[str, Any] = {}
-    if verb == "end_turn":
-        out["end_turn"] = True
-    else:
-        if not pieces.get("card"):
-            raise ValueError(f"{verb} needs a card name, as in: {verb} Milk by Ann")
-        out[verb] = pieces["card"]
-    if pieces.get("by"):
-        out["by"] = pieces["by"]
-    if pieces.get("against"):
-        if verb != "surprise":
-            raise ValueError("'against' goes with a surprise only")
-        out["against"] = pieces["against"]
-    return out
+def typed_hint(hints) -> tuple[str, str]:
+    """An example event and a hint for the typed-event prompt, made from the table now
+    (`hints`: the engine's `EventHints` for this position, or None): its players and
+    the cards they hold, never names that are not in the game."""
+    forms = "The menu's wording and the file's syntax are both read; Right/Tab completes."
+    if hints is None:
+        return "play: CARD by PLAYER", forms
+    shown = [h for h in hints.hints if ":" not in h.split(" ", 1)[0] and not h.startswith("{")][:3]
+    syntax = next((h for h in hints.hints if h.startswith(("play:", "surprise:", "use:", "end_turn"))), None)
+    if syntax:
+        shown.append(syntax)
+    return (shown[0] if shown else "end_turn"), "  |  ".join(shown) + "\n" + forms + " Enter: add - Esc: cancel"
 
 
-def menu(engine, catalogue) -> list[MenuItem]:
-    """What may happen next, as the engine sees it: the pending decision's answers, or the
-    legal plays, Surprises, free actions and turn end; always a way to type any event."""
+def menu(engine, groups=None) -> list[MenuItem]:
+    """What may happen next, as the engine lists it (`adjudicator.moves.legal_moves`, or
+    `groups` already listed for this position): the pending decision's answers told by
+    outcome, the legal plays, Surprises, free actions and turn end, and reveals of
+    unseen cards grouped by what the rules allow; always a way to type any event."""
+    from adjudicator.moves import legal_moves
+
     items: list[MenuItem] = []
-    pend = engine.pending
     st = engine.state
-    if pend is not None and pend.decision is not None:
-        d = pend.decision
-        names = d.option_names or [str(o) for o in d.options]
-        group = f"{'Chance' if d.chance else d.by} must decide: {d.prompt}"
-        if d.chance:
-            items += [MenuItem(f"chance picks {n}", {"random": n}, group=group) for n in dict.fromkeys(names)]
-        elif d.kind in ("yes_no", "table"):
-            items += [MenuItem(answer, {"choose": answer}, group=group) for answer in ("yes", "no")]
-        elif d.kind in ("card", "player", "number"):
-            values = names if d.kind != "number" else list(d.options)
-            items += [MenuItem(f"{d.by} chooses {v}", {"choose": v}, group=group) for v in dict.fromkeys(values)]
-        elif d.kind in ("discard", "discard_keepers", "cards"):
-            items.append(MenuItem(f"{d.by} picks the cards...", kind="pick", group=group, options=list(names),
-                                  count=d.count, minimum=d.minimum))
-        elif d.kind == "deal":
-            items.append(MenuItem(f"{d.by} hands out the cards...", kind="deal", group=group, options=list(names),
-                                  players=list(st.players)))
-    else:
-        for ev in sorted(engine.legal_events(), key=lambda e: _GROUP_ORDER.get(e.verb, 9)):
-            entry = event_from_engine(ev, catalogue)
-            if ev.verb == "surprise":
-                group = "Surprises that can answer the last play"
-            elif ev.verb == "use":
-                group = "Free actions"
-            elif ev.verb == "end_turn":
-                group = "End the turn"
+    for g in legal_moves(engine) if groups is None else groups:
+        if g.moves:
+            items += [MenuItem(m.words, dict(m.entry), group=g.title) for m in g.moves]
+        elif g.options:
+            d = engine.pending.decision if engine.pending is not None else None
+            if d is not None and d.kind == "deal":
+                items.append(MenuItem(f"{g.by} hands out the cards...", kind="deal", group=g.title,
+                                      options=list(g.options), players=list(st.players)))
             else:
-                group = f"{ev.by}'s plays" + ("" if ev.by == st.active_player else " (the turn passes)")
-            items.append(MenuItem(event_label(entry), entry, group=group))
+                items.append(MenuItem(f"{g.by} picks the cards...", kind="pick", group=g.title,
+                                      options=list(g.options), count=g.count, minimum=g.minimum))
     items.append(MenuItem("Type any event (the engine judges it)...", kind="type", group="Other"))
     return items
 

@@ -4,7 +4,8 @@ A position is the `table` mapping of a scenario document, kept as plain data so 
 it can be saved exactly as it was opened. This module names its zones, reads and
 writes them, finds cards by name as the user types (aliases and typos included), and
 lists every reason the position could never occur, without refusing it: unknown card
-names are reported per card, and the engine's own `position_problems` judges the rest.
+names are reported per card, and the engine's own `parse_scenario(check=False)` and
+`position_problems` judge the rest.
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def with_copies(name: str, count: int) -> str:
 # --------------------------------------------------------------------------- players
 
 def rename_player(doc: dict, old: str, new: str) -> None:
-    """Rename a player everywhere the document names them (seats, turn, zones, events)."""
+    """Rename a player everywhere the document names them (seats, turn, zones, events,
+    expectations, what-if lines)."""
     table = doc.setdefault("table", {})
 
     def same(x: Any) -> bool:
@@ -136,15 +138,23 @@ def rename_player(doc: dict, old: str, new: str) -> None:
         mapping = table.get(kind)
         if isinstance(mapping, dict):
             table[kind] = {(new if same(k) else k): v for k, v in mapping.items()}
-    for ev in doc.get("events") or []:
+    _rename_in_line(doc, same, new)
+
+
+def _rename_in_line(line: dict, same, new: str) -> None:
+    """Rename in a line's events and expectations, and in its what-if lines (`variations`)."""
+    for ev in line.get("events") or []:
         if isinstance(ev, dict):
             for key in ("by", "join", "leave"):
                 if same(ev.get(key)):
                     ev[key] = new
             if isinstance(ev.get("expect"), dict):
                 _rename_in_expect(ev["expect"], same, new)
-    if isinstance(doc.get("expect"), dict):
-        _rename_in_expect(doc["expect"], same, new)
+    if isinstance(line.get("expect"), dict):
+        _rename_in_expect(line["expect"], same, new)
+    for var in line.get("variations") or []:
+        if isinstance(var, dict):
+            _rename_in_line(var, same, new)
 
 
 def _rename_in_expect(exp: dict, same, new: str) -> None:
@@ -180,101 +190,96 @@ class Problem:
 
 
 def check_table(table: Any, cat=None) -> list[Problem]:
-    """Every reason this position could not occur. Unknown names are reported card by
-    card; the engine's `position_problems` judges the cards it can name."""
+    """Every reason this position could not occur, judged by the engine itself.
+
+    Names the catalogue does not know are reported card by card (and left out, so that
+    the rest can still be judged); the position is then written out as a scenario and
+    read by the engine's own `parse_scenario(check=False)` and `position_problems`, and
+    each problem is traced back to the zone and card it is about."""
+    from adjudicator import strictyaml
     from adjudicator.catalogue import UnknownName
-    from adjudicator.scenario import CardRef, Scenario, position_problems
-    from adjudicator.strictyaml import Node
+    from adjudicator.errors import InputError
+    from adjudicator.scenario import parse_scenario, position_problems
+
+    from tui.scenario_io import dump
 
     cat = cat or catalogue()
     if not isinstance(table, dict):
         return [Problem("the table must be a mapping of zones")]
-    out: list[Problem] = []
-    seats = table.get("players")
-    if not isinstance(seats, list) or not seats:
+    if not players(table):
         return [Problem("seat at least one player (a table seats 1 to 8)", "players")]
-    names: list[str] = []
-    for p in seats:
-        if not isinstance(p, str) or not p.strip():
-            out.append(Problem(f"player name {p!r} must be text", "players"))
-        elif p.lower() in (n.lower() for n in names):
-            out.append(Problem(f"player {p!r} is seated twice", "players"))
-        elif "." in p or p.strip() != p:
-            out.append(Problem(f"player name {p!r} may not contain '.' or start/end with spaces", "players"))
-        else:
-            names.append(p)
-    if len(seats) > MAX_PLAYERS:
-        out.append(Problem(f"a table seats 1 to {MAX_PLAYERS} players, not {len(seats)}", "players"))
-    if not names:
-        return out
-
-    def player(value: Any, what: str) -> str | None:
-        for p in names:
-            if isinstance(value, str) and p.lower() == value.lower():
-                return p
-        out.append(Problem(f"{what}: no player is called {value!r}", what))
-        return None
-
-    turn = player(table["turn"], "turn") if "turn" in table else names[0]
-    turn = turn or names[0]
+    out: list[Problem] = []
+    judged = dict(table)
+    kept_index: dict[str, list[int]] = {}          # zone -> original index of each entry kept
     editions = table.get("editions") if isinstance(table.get("editions"), list) else None
-    places: dict[int, tuple[str, int | None]] = {}
-
-    def node(value: Any, zone: str, index: int | None) -> Node:
-        n = Node(value, 0, 0, "")
-        places[id(n)] = (zone, index)
-        return n
-
-    def refs(zone: str) -> list:
-        got = []
+    for zone in zones(table):
+        entries, kept = [], []
         for i, entry in enumerate(get_zone(table, zone)):
             if not isinstance(entry, str) or not entry.strip():
                 out.append(Problem(f"{entry!r} is not a card name", zone, i))
                 continue
-            name, count = split_copies(entry)
             try:
-                card = cat.resolve(name, editions)
+                cat.resolve(split_copies(entry)[0], editions)
             except UnknownName as exc:
                 out.append(Problem(str(exc), zone, i))
                 continue
-            n = node(entry, zone, i)
-            got.extend(CardRef(card, n) for _ in range(max(count, 0)))
-        return got
-
-    pos: dict[str, Any] = {"players": names, "turn": turn}
-    for key, low in (("drawn", 0), ("played", 0)):
-        value = table.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
-            out.append(Problem(f"{key} must be a whole number (0 or more), not {value!r}", key))
-            value = None
-        pos[key] = value
-    pos["played"] = pos["played"] or 0
-    for key in CENTRE_ZONES + SOLO_ZONES:
-        pos[key] = refs(key)
-    for kind in PER_PLAYER:
-        mapping = table.get(kind) or {}
-        if isinstance(mapping, dict):
-            for who in mapping:
-                player(who, kind)
-        pos[kind] = {p: refs(f"{kind}.{p}") for p in names}
-    eliminated = table.get("eliminated") or []
-    if not isinstance(eliminated, list):
-        eliminated = []
-    pos["eliminated"] = [q for q in (player(p, "eliminated") for p in eliminated) if q]
-    if turn in pos["eliminated"]:
-        out.append(Problem(f"{turn} is eliminated and cannot be the active player", "turn"))
-    table_node = Node({"played": node(pos["played"], "played", None)}, 0, 0, "")
-    places[id(table_node)] = ("table", None)
-    sc = Scenario(path="", id="position", title="", cites=[], note="", table=table_node, events=[], expect=None,
-                  catalogue=cat, editions=editions, position=pos)
+            except Exception:     # an unknown edition: the engine says so below
+                pass
+            entries.append(entry)
+            kept.append(i)
+        kept_index[zone] = kept
+        set_zone(judged, zone, entries)
+    text = dump({"format": 1, "table": judged})
     try:
-        found = position_problems(sc)
+        root = strictyaml.parse(text, "position")
+    except InputError as exc:
+        return out + [Problem(exc.message)]
+    places = _places(root, kept_index)
+    try:
+        sc = parse_scenario(root, "position", cat, check=False)
+        found = [(node.line, node.col, message) for node, message in position_problems(sc)]
+    except InputError as exc:
+        found = [(exc.line, exc.col, exc.message)]
     except Exception as exc:  # the engine is mid-change: say so rather than crash the editor
         return out + [Problem(f"the engine could not judge this position ({exc})")]
-    for n, message in found:
-        zone, index = places.get(id(n), (None, None))
-        # the nodes here were made by the editor, so line numbers mean nothing to the user
+    for line, col, message in found:
+        zone, index = places.get((line, col), places.get((line, None), (None, None)))
+        # the text judged is the editor's, so its line numbers mean nothing to the user
         out.append(Problem(re.sub(r" \(line \d+\)", "", message), zone, index))
+    return out
+
+
+def _places(root, kept_index: dict[str, list[int]]) -> dict[tuple[int, int | None], tuple[str, int | None]]:
+    """Where each zone and card of the written-out table stands: (line, col) -> (zone, index);
+    (line, None) -> the zone or key that starts on that line."""
+    out: dict[tuple[int, int | None], tuple[str, int | None]] = {}
+    table = root.value.get("table")
+    if table is None or not isinstance(table.value, dict):
+        return out
+
+    def cards(zone: str, node) -> None:
+        out.setdefault((node.line, None), (zone, None))
+        if isinstance(node.value, list):
+            kept = kept_index.get(zone, [])
+            for i, item in enumerate(node.value):
+                out[(item.line, item.col)] = (zone, kept[i] if i < len(kept) else i)
+
+    for key, node in table.value.items():
+        key_node = table.key_nodes.get(key)
+        if key_node is not None:
+            out.setdefault((key_node.line, None), (key, None))
+            out.setdefault((key_node.line, key_node.col), (key, None))
+        if key in PER_PLAYER and isinstance(node.value, dict):
+            for who, cards_node in node.value.items():
+                cards(f"{key}.{who}", cards_node)
+        elif key in CENTRE_ZONES + SOLO_ZONES:
+            cards(key, node)
+        else:
+            out.setdefault((node.line, None), (key, None))
+            out.setdefault((node.line, node.col), (key, None))
+            if key == "players" and isinstance(node.value, list):
+                for item in node.value:
+                    out[(item.line, item.col)] = ("players", None)
     return out
 
 

@@ -5,14 +5,11 @@ with the engine's strict YAML reader, so what the app opens is exactly what the
 engine would read. `dump()` is the canonical emitter: keys in the order the format
 document lists them, short lists in flow style, text quoted only where YAML would
 otherwise read it as something else, so that `loads(dump(x)) == x` for any such data.
-`write_atomic()` never leaves a half-written file: it writes a temporary file in the
-same folder, flushes and fsyncs it, then renames it over the target; and when the
-bytes on disk are already the ones to write, it does not touch the file at all.
+Writing files is `adjudicator.atomic_io.write_atomic` (see `tui.session`).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
@@ -21,11 +18,13 @@ import yaml
 from adjudicator import strictyaml
 
 # Key order of the scenario format (docs: /shared/spec/scenario-format.md).
-TOP_ORDER = ("format", "id", "title", "cites", "note", "table", "events", "expect", "reshuffle")
+TOP_ORDER = ("format", "id", "title", "question", "cites", "note", "cards", "table", "events", "expect", "variations",
+             "reshuffle")
+VARIATION_ORDER = ("after", "title", "events", "expect", "variations")
 TABLE_ORDER = ("players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
                "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions")
-EVENT_ORDER = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "against", "note",
-               "expect")
+EVENT_ORDER = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "against",
+               "disputed", "note", "expect")
 EXPECT_ORDER = ("winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",
                 "pending", "rejected", "cites", "zones")
 ZONE_SPEC_ORDER = ("has", "lacks", "size", "top")
@@ -129,8 +128,10 @@ def _order_for(path: tuple[str, ...]) -> tuple[str, ...]:
         return TOP_ORDER
     if path == ("table",):
         return TABLE_ORDER
-    if path == ("events", "-"):
+    if len(path) >= 2 and path[-2:] == ("events", "-"):
         return EVENT_ORDER
+    if len(path) >= 2 and path[-2:] == ("variations", "-"):
+        return VARIATION_ORDER
     if path and path[-1] == "expect":
         return EXPECT_ORDER
     if len(path) >= 2 and path[-2] == "zones":
@@ -176,23 +177,3 @@ def dump(doc: Any) -> str:
         _emit_map(doc, 0, (), lines)
         return "\n".join(lines) + "\n"
     return _flow(doc) + "\n"
-
-
-# --------------------------------------------------------------------------- writing
-
-def write_atomic(path: str, text: str) -> bool:
-    """Write `text` (UTF-8) to `path` atomically. Returns False, writing nothing, when
-    the file already holds exactly these bytes."""
-    data = text.encode("utf-8")
-    try:
-        # never open a FIFO or device just to compare, nor read a file of another size
-        if os.path.isfile(path) and os.path.getsize(path) == len(data):
-            with open(path, "rb") as fh:
-                if fh.read() == data:
-                    return False
-    except OSError:
-        pass
-    from adjudicator.atomic_io import write_atomic as write_file_atomic
-
-    write_file_atomic(path, data)
-    return True

@@ -1,22 +1,120 @@
 """The scenario being worked on: its document, the file it came from, and its changes.
 
 The Table and Replay screens share one `Session`. The document is the scenario as
-plain data (see `tui.scenario_io`); the text of the file as it was opened is kept, so
-that saving an unchanged scenario leaves the file byte for byte as it was, and so that
-error positions point into the real file. No Textual here: this is plain logic.
+plain data (see `tui.scenario_io`), what-if lines included (`variations:`); the text
+of the file as it was opened is kept, so that saving an unchanged scenario leaves the
+file byte for byte as it was, and so that error positions point into the real file.
+
+Saving never loses or clobbers work. `save()` refuses, with a typed `SaveQuestion`
+the app turns into a yes/no dialog, to overwrite another existing file, to overwrite
+the file when it was changed on disk since it was opened or saved, and to create a
+missing folder, unless told the user agreed. It writes through
+`adjudicator.atomic_io.write_atomic` (symlinks followed, folders and devices refused,
+no temporary file left). New scenarios are proposed in `default_folder()`: the
+user's documents (or data) folder, never the project's checkout.
+No Textual here: this is plain logic.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import InputError
 
 NEW_ID = "new-dispute"
+APP_DIR = "fluxx-judge"
+
+
+class SaveQuestion(Exception):
+    """Saving needs the user's yes first; `message` is the question to ask."""
+
+    def __init__(self, message: str, path: str):
+        super().__init__(message)
+        self.message, self.path = message, path
+
+
+class FileExists(SaveQuestion):
+    """Save As names a file that already exists (and is not this scenario's own)."""
+
+
+class ChangedOnDisk(SaveQuestion):
+    """The file was changed by something else since it was opened or last saved."""
+
+
+class FolderMissing(SaveQuestion):
+    """The folder to save in does not exist yet."""
+
+
+def _checkout() -> Path:
+    """The folder holding this program's own source (a project checkout or site-packages)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def default_folder() -> Path:
+    """Where new scenarios are proposed: FLUXX_JUDGE_SCENARIOS when set, else a
+    fluxx-judge folder in the user's documents, else in the user's data folder; never
+    inside the program's own checkout."""
+    import platformdirs
+
+    override = os.environ.get("FLUXX_JUDGE_SCENARIOS")
+    if override:
+        return Path(os.path.expanduser(override))
+    docs = Path(platformdirs.user_documents_dir())
+    candidates = [docs / APP_DIR] if docs.is_dir() else []
+    candidates.append(Path(platformdirs.user_data_dir(APP_DIR)) / "scenarios")
+    for folder in candidates:
+        if not _inside(folder, _checkout()):
+            return folder
+    return Path(os.path.expanduser("~")) / APP_DIR
+
+
+def in_library(path: str | None) -> bool:
+    """Whether `path` is a file of the built-in scenario library (saved elsewhere, never over it)."""
+    if not path:
+        return False
+    try:
+        from scenarios import library_path
+
+        return _inside(Path(path), Path(library_path()))
+    except Exception:
+        return False
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _read(path: str) -> bytes | None:
+    """The bytes of a regular file (None for anything else: never blocks on a FIFO)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def clean(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document as it is saved: what-if lines with no event of their own left out."""
+    from tui import variations
+
+    return variations.pruned(doc)
 
 
 def new_document() -> dict[str, Any]:
@@ -37,6 +135,7 @@ class Session:
     error: InputError | None = None     # why the last file could not be opened
     error_text: str | None = None       # that file's text, to show the bad line
     version: int = 0                    # bumped on every change, so screens know to refresh
+    disk: str | None = None             # digest of the file's bytes as opened or last saved
 
     def __post_init__(self) -> None:
         if self.saved is None and self.text is None:
@@ -51,9 +150,10 @@ class Session:
         path = os.path.abspath(os.path.expanduser(path))
         text = None
         try:
-            from adjudicator.textfiles import read_text
+            from adjudicator.textfiles import decode, read_bytes, shown_path
 
-            text = read_text(path)   # regular files within limits.MAX_FILE_BYTES only
+            raw = read_bytes(path)   # regular files within limits.MAX_FILE_BYTES only
+            text = decode(raw, shown_path(path))
             data = scenario_io.loads(text, path)
             if data is None:
                 raise InputError("the file is empty; a scenario needs at least `format: 1` and a `table`", path, 1, 1)
@@ -64,12 +164,40 @@ class Session:
             return cls(error=exc, error_text=text)
         except OSError as exc:
             return cls(error=InputError(f"cannot read the file: {exc.strerror or exc}", path))
-        return cls(doc=data, path=path, text=text, saved=copy.deepcopy(data))
+        return cls(doc=data, path=path, text=text, saved=copy.deepcopy(data), disk=_digest(raw))
 
     # -- state ---------------------------------------------------------------
     @property
     def changed(self) -> bool:
-        return self.doc != self.saved
+        return clean(self.doc) != clean(self.saved) if isinstance(self.saved, dict) else self.doc != self.saved
+
+    def unsaved_summary(self) -> str:
+        """What would be lost: the file and its what-if lines."""
+        from tui import variations
+
+        n = len(variations.lines(clean(self.doc))) - 1
+        extra = f" (with {n} what-if line{'s' if n != 1 else ''})" if n else ""
+        return f"{os.path.basename(self.path) if self.path else 'This new scenario'}{extra} has unsaved changes."
+
+    def changed_on_disk(self) -> bool:
+        """The file holds other bytes than those opened or last saved (a missing file has not changed)."""
+        if self.path is None or self.disk is None:
+            return False
+        now = _read(self.path)
+        return now is not None and _digest(now) != self.disk
+
+    def proposed_path(self) -> str:
+        """Where Save As proposes to write: this file, or a free name in the default folder
+        (for a new scenario or one from the built-in library)."""
+        if self.path and not in_library(self.path) and not _inside(Path(self.path), _checkout()):
+            return self.path
+        folder = default_folder()
+        stem = os.path.splitext(os.path.basename(self.path))[0] if self.path else (self.doc.get("id") or "scenario")
+        stem = id_from_path(str(stem))
+        candidate, n = folder / f"{stem}.yaml", 2
+        while candidate.exists():
+            candidate, n = folder / f"{stem}-{n}.yaml", n + 1
+        return str(candidate)
 
     @property
     def table(self) -> dict[str, Any]:
@@ -92,7 +220,7 @@ class Session:
 
         if self.text is not None and not self.changed:
             return self.text
-        return scenario_io.dump(self.doc)
+        return scenario_io.dump(clean(self.doc))
 
     def source_name(self) -> str:
         if self.path and not self.changed:
@@ -113,18 +241,49 @@ class Session:
         return parse_scenario(strictyaml.parse(text, name), name)
 
     # -- saving -------------------------------------------------------------
-    def save(self, path: str | None = None) -> bool:
-        """Save to `path` (default: where it came from). Returns False when nothing had to
-        be written (the file already holds these bytes)."""
-        target = os.path.abspath(os.path.expanduser(path)) if path else self.path
+    def save(self, path: str | None = None, *, overwrite: bool = False,
+             create_folder: bool = False) -> tuple[str, bool]:
+        """Save to `path` (default: where it came from). Returns the real file and whether
+        it was written (False: it already held exactly these bytes, and was left alone).
+
+        Raises `FileExists`, `ChangedOnDisk` or `FolderMissing` (ask, then call again
+        with `overwrite=True` or `create_folder=True`), `WriteError` (cannot be written:
+        the message says why)."""
+        from adjudicator.atomic_io import WriteError, write_atomic
+
+        target = os.path.abspath(os.path.expanduser(path.strip())) if path and path.strip() else self.path
         if target is None:
-            raise ValueError("no file name given")
-        if target != self.path and self.doc.get("id") in (None, NEW_ID):
+            raise WriteError("no file name given", "<empty>")
+        if os.path.isdir(target):
+            raise WriteError(f"is a folder; add a file name, such as {os.path.join(target, 'dispute.yaml')}", target)
+        real = os.path.realpath(target)
+        same_file = self.path is not None and real == os.path.realpath(self.path)
+        if not overwrite:
+            if same_file and self.changed_on_disk():
+                raise ChangedOnDisk(f"{os.path.basename(target)} was changed on disk since it was opened. "
+                                    "Overwrite those changes with this scenario?", target)
+            if not same_file and os.path.lexists(target):
+                raise FileExists(f"{target} already exists. Replace it with this scenario?", target)
+        folder = os.path.dirname(real)
+        if not os.path.isdir(folder):
+            if os.path.lexists(folder):
+                raise WriteError(f"{folder} is not a folder", target)
+            if not create_folder and Path(folder) != default_folder():
+                raise FolderMissing(f"The folder {folder} does not exist. Create it and save there?", target)
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as exc:
+                raise WriteError(f"cannot create the folder {folder}: {exc.strerror or exc}", target) from None
+        if not same_file and self.doc.get("id") in (None, NEW_ID):
             self.doc["id"] = id_from_path(target)
         from tui import scenario_io
 
-        text = self.scenario_text()
-        wrote = scenario_io.write_atomic(target, text)
-        self.path, self.text, self.saved = target, text, copy.deepcopy(self.doc)
+        doc = clean(self.doc)
+        text = self.text if (self.text is not None and not self.changed) else scenario_io.dump(doc)
+        data = text.encode("utf-8")
+        wrote = _read(real) != data
+        written = write_atomic(target, data) if wrote else Path(real)
+        self.path, self.text, self.saved = target, text, copy.deepcopy(doc)
+        self.disk = _digest(data)
         self.error = self.error_text = None
-        return wrote
+        return str(written), wrote

@@ -11,43 +11,48 @@ from textual.widgets import Markdown, Static
 HELP = """\
 # fluxx-judge
 
-Settle a Fluxx dispute: rebuild the table, replay the plays, read the verdict and the
-rulings behind it. Everything works from the keyboard.
+Settle a Fluxx dispute: rebuild the table (hidden hands and all), replay the plays,
+read the answer to your question and the rulings behind it. Everything works from the
+keyboard; a walkthrough is in docs/walkthrough.md.
 
 ## Everywhere
 
 | key | does |
 | --- | --- |
 | F1 or ? | this help |
-| F2 / F3 / F4 / F5 | Table / Replay / Rulings / Cards screens |
+| F2 / F3 / F4 / F5 | Table / Replay / Rulings / Cards screens (named in the top bar) |
 | Ctrl+P | command palette: cards, rulings, scenarios, commands |
-| Ctrl+O / Ctrl+S / Ctrl+N | open / save / new scenario |
-| Tab, Shift+Tab | next / previous panel |
+| Ctrl+O / Ctrl+N | open / new scenario |
+| Ctrl+S / F6 | save / save as (every save is confirmed; nothing is overwritten without asking) |
+| Tab, Shift+Tab | next / previous panel (the one with the keyboard has a heavy border) |
 | Esc | close a dialog or a ruling |
-| Ctrl+Q | quit |
+| Ctrl+Q | quit (asks first about unsaved changes, what-if lines included) |
 
 ## Table (F2): rebuild the position
 
-Players panel: **n** add, **r** rename, **t** make it their turn, **e** knocked out
-or back in, **d** remove, **[ ]** move up or down the seats.
-`drawn` and `played` are this turn's counts (leave `drawn` empty: the draw is done).
+**Ctrl+G** goes to any zone by typing part of its name; **Ctrl+W** writes the question
+in dispute. Players panel: **n** add, **r** rename, **t** make it their turn, **e**
+knocked out or back in, **d** remove, **[ ]** move up or down the seats. `drawn` and
+`played` are this turn's counts (leave `drawn` empty: the draw is done).
 
 Each zone (rules, goals, piles, each player's hand and table): **a** add a card (type
-a name; aliases and typos are found; `?` is an unknown card; `Milk x2` adds two),
-**d** remove, **m** move to another zone, **[ ]** reorder (piles are top first),
-**+ -** copies. The problems panel lists why the position could not occur; Enter on a
-problem jumps to the card. Saving writes the whole file or nothing, and leaves an
-unchanged file untouched.
+a name; aliases and typos are found; `?` is a card nobody can see, `? x3` three of
+them; `Milk x2` adds two), **d** remove, **m** move to another zone, **[ ]** reorder
+(piles are top first), **+ -** copies. The problems panel lists, from the engine's own
+checks, why the position could not occur; Enter on a problem jumps to the card.
 
-## Replay (F3): step through the dispute
+## Replay (F3): the answer, then step by step
 
-**← →** step back and forward, **Home End** first and last step, Up/Down in the step
-list. The table shows what changed (**+new**, ~~gone~~); the explanation cites its
-rulings: Enter on one opens it. **a** adds an event chosen from what the rules allow
-now (or the answers to a pending decision; or type any event and let the engine judge
-it). On an earlier step, **a** or **b** branches a *what if* line; the scenario's own
-line is kept: **l** switches lines, **k** keeps the current line as the scenario's,
-**x** drops the last event.
+The top panel holds the question, its answer, the lines that decide it and their
+rulings. **q** writes the question, **d** marks the selected step as the disputed one.
+**← →** step back and forward, **Home End** first and last step; **t** shows the table
+or the explanation on a narrow terminal. **a** adds an event chosen from what the rules
+allow now (type to narrow the list): plays, Surprises, free actions, the answers to a
+pending decision, and reveals of unseen cards grouped by what the rules allow; or type
+any event, in the menu's words or the file's syntax. On an earlier step, **a** or **b**
+branches a *what if* line, saved with the scenario: **l** switches lines, **k** makes
+the current line the scenario's own (the old one is kept as a what-if), **x** drops the
+last event, **Delete** removes a what-if line.
 
 ## Rulings (F4): search
 
@@ -60,7 +65,8 @@ demonstrate it (opened in Replay). Esc goes back.
 ## Cards (F5): how two cards meet
 
 Type two cards (Enter in the second, or **Ctrl+G**, explains); **Ctrl+T** swaps them.
-Enter on a ruling opens it.
+They meet through the interaction graph, a ruling about both, or a library scenario
+that involves both. Enter on a ruling opens it.
 """
 
 

@@ -15,10 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.messages import ShowCards
 from tui.widgets import TYPE_STYLES, CardSuggester, ruling_summary
+from tui.widgets.mode_bar import ModeBar
 
 NOT_YET = "interaction explanations are not available yet"
 
@@ -68,7 +70,7 @@ class InteractionsScreen(Screen):
         self.pending_pair: tuple[str | None, str | None] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with Vertical(id="pair-inputs"):
             with Horizontal(classes="pair-row"):
                 yield Label("First card ", classes="pair-label")
@@ -81,13 +83,17 @@ class InteractionsScreen(Screen):
         yield Static(Text("Type two cards; Enter in the second explains how they meet.", style="dim"),
                      id="pair-status")
         yield OptionList(id="pair-paths")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.mounted = True
         self.query_one("#card-a", Input).focus()
         if self.pending_pair is not None:
             self.set_pair(*self.pending_pair)
+
+    @on(ShowCards)
+    def _show_cards(self, message: ShowCards) -> None:
+        self.set_pair(message.first, message.second)
 
     def set_pair(self, a: str | None, b: str | None = None) -> None:
         if not self.mounted:

@@ -1,9 +1,10 @@
-"""The Replay screen: step through a dispute, see each step's table and explanation,
-add events from menus of what the engine allows now, and branch "what if" lines.
+"""The Replay screen: the question and its answer first, then the dispute step by step,
+each step's table and explanation; events added from menus of what the engine allows
+now; "what if" lines branched, kept in the scenario (`variations:`) and stepped through.
 
 Every line is replayed by the engine in a worker thread; a result that arrives after a
-newer request is dropped. The screen keeps the scenario's own line untouched when a
-branch is made, so the original verdict is always one key away.
+newer request is dropped. Lines are read from the session's document each time it
+changes (`tui.variations`), so a branch is saved with the scenario and never lost.
 """
 
 from __future__ import annotations
@@ -17,20 +18,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.lines import Line, MenuItem, diff_tables, event_label, menu, parse_typed, run_line
+from tui import variations
+from tui.lines import MenuItem, diff_tables, event_label, menu, parse_typed, run_line, typed_hint
+from tui.messages import SessionReplaced, SessionSaved
 from tui.session import Session
-from tui.widgets import (ChoiceModal, DealModal, PickManyModal, PromptModal, error_text,
-                         ruling_summary)
+from tui.variations import Line
+from tui.widgets import (ChoiceModal, ConfirmModal, DealModal, EventSuggester, PickManyModal, PromptModal,
+                         error_text, ruling_summary)
+from tui.widgets.mode_bar import ModeBar
 
 STATUS_MARK = {"setup": ("·", "dim"), "done": ("✓", "green"), "rejected": ("✗", "bold red"),
                "waiting": ("?", "bold yellow"), "fault": ("!", "bold red")}
 STATUS_WORD = {"setup": "the position", "done": "done", "rejected": "REFUSED", "waiting": "waiting for a decision",
                "fault": "SCENARIO ERROR"}
-TYPE_HINT = ("play Milk by Ann  |  surprise Stop That! by Cal against Time Portal  |  use Mystery Play  |  "
-             "end_turn  |  choose [Bread, Milk]  |  join Dee  |  leave Ben")
 
 
 class ReplayScreen(Screen):
@@ -38,17 +41,20 @@ class ReplayScreen(Screen):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "Forward"),
+        Binding("left", "step(-1)", "Back", show=False),
+        Binding("right", "step(1)", "Forward", show=False),
         Binding("home", "go(0)", "First", show=False),
         Binding("end", "go(-1)", "Last", show=False),
         Binding("a", "add", "Add event"),
         Binding("b", "branch", "What if"),
-        Binding("l", "next_line", "Lines"),
+        Binding("l", "next_line", "Lines", show=False),
+        Binding("q", "question", "Question"),
+        Binding("d", "disputed", "Disputed", show=False),
+        Binding("t", "toggle_table", "Table/why", show=False),
         Binding("x", "drop", "Drop last", show=False),
         Binding("k", "keep_line", "Keep line", show=False),
-        Binding("ctrl+o", "app.open", "Open"),
-        Binding("ctrl+s", "app.save", "Save", show=False),
+        Binding("delete", "remove_line", "Remove line", show=False),
+        Binding("ctrl+o", "app.open", "Open", show=False),
     ]
 
     def __init__(self) -> None:
@@ -56,7 +62,7 @@ class ReplayScreen(Screen):
         self.session: Session | None = None
         self.seen_version = -1
         self.lines: list[Line] = []
-        self.current = 0
+        self.current = 0                   # index into self.lines
         self.results: dict[int, tuple[Any, Any]] = {}
         self.step_index = 0
         self.token = 0
@@ -64,11 +70,14 @@ class ReplayScreen(Screen):
         self.summaries: dict[str, str] = {}
         self._then = None
         self._reverting: dict[str, Any] | None = None
+        self._moves: tuple[Any, Any] | None = None   # (verdict, its legal moves) from the last menu
         self.mounted = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         yield Static("", id="replay-head")
+        with VerticalScroll(id="answer-view"):
+            yield Static("", id="answer")
         yield Static("", id="replay-error")
         with Horizontal(id="replay-main"):
             with Vertical(id="steps-pane"):
@@ -83,7 +92,7 @@ class ReplayScreen(Screen):
                         yield Static("", id="explain-text")
                 yield OptionList(id="cites")
                 yield Static("", id="verdict")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.mounted = True
@@ -106,26 +115,45 @@ class ReplayScreen(Screen):
         self.app.call_from_thread(self._refresh_cites)
 
     # -- the session and its lines ----------------------------------------------------
+    @on(SessionReplaced)
     def sync_session(self) -> None:
         s = self.app.session
         if not self.mounted:
             return                        # on_mount comes next and syncs
         if self.session is s and self.seen_version == s.version:
             return
+        fresh = self.session is not s
         self.session = s
         self.seen_version = s.version
-        events = s.doc.get("events") if isinstance(s.doc.get("events"), list) else []
-        self.lines = [Line("the scenario", copy.deepcopy(events), original=True)]
-        self.current = 0
+        path = None if fresh or not self.lines else self.lines[self.current].path
+        self._read_lines()
         self.results = {}
-        self.step_index = 0
+        self.current = next((i for i, line in enumerate(self.lines) if line.path == path), 0)
+        if fresh:
+            self.step_index = 0
         if s.error is not None:
             self._show_error(s.error, s.error_text)
             return
-        self._replay(0, select="first")
+        self._replay(self.current, select="first" if fresh else "keep")
 
+    def _read_lines(self) -> None:
+        self.lines = variations.lines(self.session.doc)
+
+    def _edited(self, path: tuple[int, ...], select: Any = "last") -> None:
+        """The document's lines changed: reread them, replay the line at `path`."""
+        self.session.touch()
+        self.seen_version = self.session.version
+        same = self.lines and self.lines[self.current].path == path
+        shown = self.results.get(self.current) if same else None     # stays on screen until the new one comes
+        self._read_lines()
+        self.current = next((i for i, line in enumerate(self.lines) if line.path == path), 0)
+        self.results = {self.current: shown} if shown else {}
+        self._replay(self.current, select)
+
+    @on(SessionSaved)
     def session_saved(self) -> None:
-        self._show_head()
+        if self.session is not None:
+            self._show_head()
 
     def _snapshot(self) -> Session:
         s = self.session
@@ -163,6 +191,7 @@ class ReplayScreen(Screen):
         self.results[line_idx] = (verdict, err)
         if line_idx != self.current:
             return
+        self.query_one("#answer-view").display = err is None
         if err is not None:
             self._show_error(err, self.session.scenario_text() if self.lines[line_idx].original else None)
             return
@@ -178,6 +207,7 @@ class ReplayScreen(Screen):
         else:
             self.step_index = min(self.step_index, n - 1)
         self._show_steps()
+        self._show_answer()
         self._show_verdict()
         self._show_step()
         then, self._then = self._then, None
@@ -192,6 +222,7 @@ class ReplayScreen(Screen):
         box.update(text)
         box.display = True
         self.query_one("#replay-main").display = False
+        self.query_one("#answer-view").display = False
         self.busy = False
         self._show_head()
 
@@ -227,9 +258,12 @@ class ReplayScreen(Screen):
             mark, style = STATUS_MARK.get(step.status, ("?", ""))
             label = self._label(i)
             t = Text()
+            disputed = bool(i) and i == self._disputed_step()
+            t.append("Q" if disputed else " ", style="bold magenta")
             t.append(f"{i:>2} ", style="dim")
             t.append(mark + " ", style=style)
             t.append(label, style="dim" if line.base and i <= line.base and not line.original else "")
+
             options.append(Option(t, id=str(i)))
         ol.set_options(options)
         ol.highlighted = self.step_index
@@ -243,9 +277,22 @@ class ReplayScreen(Screen):
         if i - 1 >= len(line.events):
             return v.steps[i].label
         ev = dict(line.events[i - 1])
+        asked = v.steps[i - 1].decision
+        if "choose" in ev and asked is not None:
+            return asked.outcome(ev["choose"])         # told by what it does: "Toast goes; Bread stays"
+        if v.steps[i].words:
+            return v.steps[i].words                    # the engine's own words: "Ann plays Milk"
         if "by" not in ev and not ({"random", "choose", "join", "leave"} & set(ev)):
             ev["by"] = v.steps[i - 1].table.get("turn")
         return event_label(ev)
+
+    def _disputed_step(self) -> int:
+        """The step of the disputed event on this line (its mark, else the line's last event)."""
+        line = self.lines[self.current]
+        for i, ev in enumerate(line.events, 1):
+            if isinstance(ev, dict) and ev.get("disputed") is True:
+                return i
+        return len(line.events)           # the engine's default: the line's last event
 
     def _show_lines(self) -> None:
         t = Text("Lines (l): ", style="bold")
@@ -256,28 +303,64 @@ class ReplayScreen(Screen):
             t.append(name, style="reverse bold" if i == self.current else "dim")
         self.query_one("#lines-info", Static).update(t)
 
+    def _show_answer(self) -> None:
+        """The question, its answer, the lines that decide it and their rulings: first."""
+        v = self.verdict
+        ans = v.answer
+        question = self.session.doc.get("question")
+        t = Text()
+        t.append("Q: ", style="bold magenta")
+        if isinstance(question, str) and question.strip():
+            t.append(" ".join(question.split()), style="bold")
+        else:
+            t.append("no question written yet (q writes it; d marks the disputed step)", style="dim italic")
+        if ans is None:
+            self.query_one("#answer", Static).update(t)
+            return
+        t.append("\nAnswer: ", style="bold green" if ans.outcome == "done" else
+                 "bold red" if ans.outcome in ("refused", "fault") else "bold yellow")
+        t.append(ans.text)
+        if ans.step:
+            t.append(f"  (step {ans.step})", style="dim")
+        answers = {r.id: r.answer for r in ans.rulings}
+        told: set[str] = set()
+        for e in ans.lines:                  # each deciding line, then the rulings it cites, answered
+            t.append("\n  - ")
+            t.append(e.text)
+            for rid in e.cites:
+                if rid in told:
+                    continue
+                told.add(rid)
+                t.append("\n      ")
+                t.append(rid, style="bold cyan")
+                t.append(f"  {answers.get(rid, '')}", style="italic")
+        for r in ans.rulings:
+            if r.id not in told:
+                t.append("\n  ")
+                t.append(r.id, style="bold cyan")
+                t.append(f"  {r.answer}", style="italic")
+        self.query_one("#answer", Static).update(t)
+
     def _show_verdict(self) -> None:
         v = self.verdict
         line = self.lines[self.current]
         t = Text()
-        t.append("Verdict: ", style="bold")
+        t.append("After the last step: ", style="bold")
         t.append(v.summary())
         note = self.session.doc.get("note")
         if isinstance(note, str) and note.strip():
             t.append(f"\nNote: {' '.join(note.split())}", style="italic")
         if not line.original:
-            t.append("\n(a what-if line: the scenario's final expectations are not checked)", style="dim italic")
-        if v.failures:
-            t.append(f"\n{len(v.failures)} expectation{'s' if len(v.failures) != 1 else ''} did not hold: ",
-                     style="bold red")
-            t.append("; ".join(v.failures[:3]) + (" ..." if len(v.failures) > 3 else ""), style="red")
-        elif line.original and self._has_expectations():
-            t.append("\nAll the scenario's expectations hold.", style="green")
+            t.append(f"\n(what-if line '{line.name}', from step {line.base}: saved with the scenario)",
+                     style="dim italic")
+        if v.has_expectations:
+            if v.failures:
+                t.append(f"\n{len(v.failures)} expectation{'s' if len(v.failures) != 1 else ''} did not hold: ",
+                         style="bold red")
+                t.append("; ".join(v.failures[:3]) + (" ..." if len(v.failures) > 3 else ""), style="red")
+            else:
+                t.append("\nAll the file's expectations hold.", style="green")
         self.query_one("#verdict", Static).update(t)
-
-    def _has_expectations(self) -> bool:
-        doc = self.session.doc
-        return bool(doc.get("expect")) or any(isinstance(e, dict) and e.get("expect") for e in doc.get("events") or [])
 
     def _show_step(self) -> None:
         v = self.verdict
@@ -293,6 +376,8 @@ class ReplayScreen(Screen):
         title.append(f"  {label}  ")
         mark, style = STATUS_MARK.get(step.status, ("?", ""))
         title.append(f"{mark} {STATUS_WORD.get(step.status, step.status)}", style=style)
+        if self.has_class("-narrow"):
+            title.append("  t: " + ("why" if self.has_class("-show-table") else "table"), style="dim")
         self.query_one("#step-title", Static).update(title)
         self.query_one("#table-text", Static).update(self._table_text(prev, step.table))
         self.query_one("#explain-text", Static).update(self._explain_text(step, i == n))
@@ -360,8 +445,10 @@ class ReplayScreen(Screen):
                 t.append(f"\n  options: {', '.join(d.option_names)}", style="yellow")
             if last:
                 t.append("\n  Press a to answer.", style="dim")
-        for f in step.failures:
-            t.append(f"\nexpected otherwise: {f}", style="red")
+        if step.status == "fault" or self.verdict.has_expectations:
+            for f in step.failures:
+                t.append(f"\n{'scenario error' if step.status == 'fault' else 'expected otherwise'}: {f}",
+                         style="red")
         return t
 
     def _show_cites(self, step: Any) -> None:
@@ -445,40 +532,72 @@ class ReplayScreen(Screen):
         else:
             self._replay(idx, select)
 
+    def action_toggle_table(self) -> None:
+        """On a narrow terminal the step shows its table or its explanation: switch."""
+        self.toggle_class("-show-table")
+        self._show_step()
+
     def action_branch(self) -> None:
         v = self.verdict
         if v is None or self.busy:
             return
-        self._branch_at(self.step_index)
-        self.notify(f"What if... branched from step {self.step_index}: a adds an event, l switches lines.",
-                    markup=False)
+        step = self.step_index
+        self._branch_at(step)
+        self.notify(f"What if... branched after step {step}: a adds an event, l switches lines. "
+                    "It is saved with the scenario.", markup=False)
 
     def _branch_at(self, step: int) -> None:
-        line = self.lines[self.current]
-        n = sum(1 for x in self.lines if not x.original) + 1
-        self.lines.append(Line(f"what if {n}", copy.deepcopy(line.events[:step]), base=step))
-        self.current = len(self.lines) - 1
-        self._replay(self.current, "last")
+        path = variations.branch(self.session.doc, self.lines[self.current].path, step)
+        self._edited(path, "last")
 
     def action_keep_line(self) -> None:
         line = self.lines[self.current]
         if line.original:
             self.notify("This is already the scenario's line.", markup=False)
             return
-        self._set_original_events(copy.deepcopy(line.events))
-        self.lines[0].events = copy.deepcopy(line.events)
-        self.results.pop(0, None)
-        self.notify("This line is now the scenario's own (save with Ctrl+S).", markup=False)
-        self._switch_line(0, "last")
+        variations.promote(self.session.doc, line.path)
+        self.notify(f"'{line.name}' is now the scenario's own line; the line it replaced is kept as a what-if.",
+                    markup=False)
+        self._edited((), "last")
 
-    def _set_original_events(self, events: list[dict[str, Any]]) -> None:
-        doc = self.session.doc
-        if events:
-            doc["events"] = events
-        else:
-            doc.pop("events", None)
-        self.session.touch()
-        self.seen_version = self.session.version
+    def action_remove_line(self) -> None:
+        line = self.lines[self.current]
+        if line.original:
+            self.notify("The scenario's own line cannot be removed (x drops its last event).", markup=False)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                variations.remove(self.session.doc, line.path)
+                self._edited(line.path[:-1], "keep")
+
+        self.app.push_screen(ConfirmModal(f"Remove the what-if line '{line.name}' and the lines branching "
+                                          "from it?"), answered)
+
+    def action_question(self) -> None:
+        if self.session is not None:
+            self.app.ask_question(lambda: self._edited(self.lines[self.current].path, "keep"))
+
+    def action_disputed(self) -> None:
+        """Mark the selected step's event as the one in dispute (the answer is about it)."""
+        line = self.lines[self.current]
+        i = self.step_index
+        if i == 0 or i > len(line.events):
+            self.notify("Select a step with an event (not the set-up) to mark it as disputed.", markup=False)
+            return
+        main = self.lines[0]
+        if not line.original and i > line.base:
+            self.notify("The disputed event is one of the scenario's own line: k keeps this line first.",
+                        markup=False)
+            return
+        events = [{k: v for k, v in e.items() if k != "disputed"} if isinstance(e, dict) else e
+                  for e in main.events]
+        already = isinstance(main.events[i - 1], dict) and main.events[i - 1].get("disputed") is True
+        if not already:
+            events[i - 1]["disputed"] = True
+        variations.set_events(self.session.doc, (), events)
+        self.notify(f"Step {i} is {'no longer marked' if already else 'marked as'} the disputed one.", markup=False)
+        self._edited(line.path, i)
 
     # -- adding events -----------------------------------------------------------------
     def action_add(self) -> None:
@@ -506,15 +625,17 @@ class ReplayScreen(Screen):
 
     @work(thread=True, exclusive=True, group="menu")
     def _menu_worker(self, token: int, line_idx: int) -> None:
-        from tui.position import catalogue
-
         verdict = self.results[line_idx][0]
         try:
-            items = menu(verdict.engine, catalogue())
-        except Exception as exc:
+            from adjudicator.moves import legal_moves
+
+            groups = legal_moves(verdict.engine)
+            self._moves = (verdict, groups)        # the typed-event hints reuse them
+            items = menu(verdict.engine, groups)
+        except Exception as exc:  # never a broken menu: typing any event still works
             items = [MenuItem("Type any event (the engine judges it)...", kind="type", group="Other")]
-            self.app.call_from_thread(self.notify, f"The engine could not list the legal events: {exc}",
-                                      severity="warning", markup=False)
+            self.app.call_from_thread(self.notify, f"The engine could not list the legal events ({exc}); "
+                                      "type the event instead.", severity="warning", markup=False)
         self.app.call_from_thread(self._ask_event, token, line_idx, items)
 
     def _ask_event(self, token: int, line_idx: int, items: list[MenuItem]) -> None:
@@ -539,41 +660,71 @@ class ReplayScreen(Screen):
                 self._ask_typed(line_idx)
 
         self.app.push_screen(ChoiceModal("Add an event: what happens next?", choices,
-                                         "Only what the rules allow now is listed. Enter: add - Esc: cancel"), chosen)
+                                         "Only what the rules allow now is listed. Type to narrow it. "
+                                         "Enter: add - Esc: cancel", filtered=True), chosen)
 
     def _ask_typed(self, line_idx: int, value: str = "") -> None:
+        self._typed_worker(line_idx, value)
+
+    @work(thread=True, exclusive=True, group="menu")
+    def _typed_worker(self, line_idx: int, value: str) -> None:
+        from adjudicator.typed_events import EventHints
+
+        verdict = self.results.get(line_idx, (None, None))[0]
+        engine = verdict.engine if verdict is not None else None
+        try:
+            groups = self._moves[1] if self._moves is not None and self._moves[0] is verdict else None
+            hints = EventHints(engine, groups=groups) if engine is not None else None
+            example, hint = typed_hint(hints)
+            suggester = EventSuggester(hints) if hints is not None else None
+        except Exception:
+            example, hint, suggester = "play: CARD by PLAYER", "", None
+        self.app.call_from_thread(self._show_typed, line_idx, value, engine, example, hint, suggester)
+
+    def _show_typed(self, line_idx: int, value: str, engine: Any, example: str, hint: str, suggester: Any) -> None:
         def typed(text: str | None) -> None:
             if text is None:
                 return
             try:
-                ev = parse_typed(text)
+                ev = parse_typed(text, engine)
             except ValueError as exc:
                 self.notify(str(exc), severity="warning", markup=False)
-                self._ask_typed(line_idx, text)
+                self._show_typed(line_idx, text, engine, example, hint, suggester)
                 return
             self.append_event(line_idx, ev)
 
-        self.app.push_screen(PromptModal("Type an event", value, "play Milk by Ann", TYPE_HINT), typed)
+        self.app.push_screen(PromptModal("Type an event", value, example, hint, suggester=suggester), typed)
 
     def append_event(self, line_idx: int, event: dict[str, Any]) -> None:
+        """Add an event to the end of a line. The answer to a decision that the line's
+        last play raised goes into that play's own `choose:` list, so that the play's
+        step (and the answer to a question about it) holds all it did."""
         line = self.lines[line_idx]
-        line.events.append(copy.deepcopy(event))
-        if line.original:
-            self._set_original_events(copy.deepcopy(line.events))
+        events = copy.deepcopy(line.events)
+        result = self.results.get(line_idx)
+        last_step = result[0].steps[-1] if result and result[0] is not None else None
+        if (set(event) == {"choose"} and events and last_step is not None and last_step.status == "waiting"
+                and last_step.number == len(events) and len(line.events) > line.base
+                and {"play", "surprise", "use", "end_turn"} & set(events[-1])):
+            answers = events[-1].get("choose")
+            events[-1]["choose"] = (answers if isinstance(answers, list) else []) + [event["choose"]]
+            variations.set_events(self.session.doc, line.path, events)
+            self._reverting = None
+            self._edited(line.path, "last")
+            return
+        variations.set_events(self.session.doc, line.path, events + [copy.deepcopy(event)])
         self._reverting = event
-        self.current = line_idx
-        self._replay(line_idx, "last")
+        self._edited(line.path, "last")
 
     def action_drop(self) -> None:
         line = self.lines[self.current]
-        if not line.events or (not line.original and len(line.events) <= line.base):
-            self.notify("No event of this line to drop.", markup=False)
+        why = variations.drop_blocked(self.session.doc, line.path)
+        if why:
+            self.notify(f"Cannot drop: {why}.", markup=False)
             return
         self._drop_last(self.current)
 
     def _drop_last(self, line_idx: int) -> None:
         line = self.lines[line_idx]
-        line.events.pop()
-        if line.original:
-            self._set_original_events(copy.deepcopy(line.events))
-        self._replay(line_idx, "last")
+        variations.set_events(self.session.doc, line.path, line.events[:-1])
+        self._edited(line.path, "last")

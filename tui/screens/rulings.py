@@ -17,11 +17,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, OptionList, Select, Static
+from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from tui.widgets import highlighted
+from tui.widgets.mode_bar import ModeBar
 
 DEBOUNCE = 0.12
 FACETS = ("kind", "topic", "edition")
@@ -66,7 +67,7 @@ class RulingsScreen(Screen):
         self.suggestion: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with Vertical(id="rulings-top"):
             yield Input(placeholder="Search the rulings: words, card names; filters card: topic: edition: kind:",
                         id="query")
@@ -77,7 +78,7 @@ class RulingsScreen(Screen):
             yield Button("", id="did-you-mean", compact=True)
             yield Static("Loading the rulings...", id="search-status")
         yield OptionList(id="hits")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#did-you-mean").display = False
@@ -319,12 +320,12 @@ class RulingScreen(Screen):
         self.data: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with VerticalScroll(id="ruling-body"):
             yield Static(Text(f"Loading {self.rid}...", style="italic"), id="ruling-text")
         yield Static("Links (Enter opens):", id="ruling-links-title")
         yield OptionList(id="ruling-links")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#ruling-links", OptionList).focus()

@@ -11,7 +11,6 @@ without refusing to show it.
 from __future__ import annotations
 
 import copy
-import functools
 from typing import Any
 
 from rich.text import Text
@@ -20,150 +19,24 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ItemGrid, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui import position as P
-from tui.widgets import CardPicker, ChoiceModal, PromptModal, card_label, error_text
-
-EMPTY_HINT = "(empty: a adds)"
-
-
-class ZoneList(OptionList):
-    """One zone's cards. The keys act on the highlighted card."""
-
-    BINDINGS = [
-        Binding("a,insert", "add", "Add"),
-        Binding("d,delete", "remove", "Remove"),
-        Binding("m", "move", "Move"),
-        Binding("left_square_bracket,shift+up", "shift(-1)", "Up", show=False),
-        Binding("right_square_bracket,shift+down", "shift(1)", "Down", show=False),
-        Binding("plus,equals_sign", "copies(1)", "+copy", show=False),
-        Binding("minus", "copies(-1)", "-copy", show=False),
-    ]
-
-    def __init__(self, zone: str) -> None:
-        super().__init__(classes="zone")
-        self.zone = zone
-        self.border_title = P.zone_title(zone)
-        self.entries: list[Any] = []
-
-    def show(self, entries: list[Any], flagged: set[int], keep: int | None = None) -> None:
-        self.entries = list(entries)
-        options = []
-        for i, entry in enumerate(entries):
-            name, count = P.split_copies(entry) if isinstance(entry, str) else (str(entry), 1)
-            card = _resolve(name)
-            options.append(Option(card_label(name, card, count, problem=i in flagged), id=str(i)))
-        if not options:
-            options.append(Option(Text(EMPTY_HINT, style="dim"), disabled=True))
-        before = self.highlighted if keep is None else keep
-        self.set_options(options)
-        if entries:
-            self.highlighted = min(max(before or 0, 0), len(entries) - 1)
-        n = _count(entries)
-        self.border_subtitle = ("" if not entries else f"{n} (top first)" if self.zone in P.PILES
-                                else f"{n} card{'s' if n != 1 else ''}")
-
-    @property
-    def current(self) -> int | None:
-        if not self.entries or self.highlighted is None:
-            return None
-        return min(self.highlighted, len(self.entries) - 1)
-
-    def action_add(self) -> None:
-        self.screen.add_card(self.zone)
-
-    def action_remove(self) -> None:
-        if self.current is not None:
-            self.screen.remove_card(self.zone, self.current)
-
-    def action_move(self) -> None:
-        if self.current is not None:
-            self.screen.move_card(self.zone, self.current)
-
-    def action_shift(self, delta: int) -> None:
-        if self.current is not None:
-            self.screen.shift_card(self.zone, self.current, delta)
-
-    def action_copies(self, delta: int) -> None:
-        if self.current is not None:
-            self.screen.change_copies(self.zone, self.current, delta)
-
-
-class PlayerList(OptionList):
-    """The seats in turn order."""
-
-    BINDINGS = [
-        Binding("n,insert", "add", "Add player"),
-        Binding("r", "rename", "Rename"),
-        Binding("t", "turn", "Their turn"),
-        Binding("e", "eliminate", "Out/in", show=False),
-        Binding("d,delete", "remove", "Remove", show=False),
-        Binding("left_square_bracket,shift+up", "shift(-1)", "Up", show=False),
-        Binding("right_square_bracket,shift+down", "shift(1)", "Down", show=False),
-    ]
-
-    def action_add(self) -> None:
-        self.screen.add_player()
-
-    def _player(self) -> str | None:
-        seats = P.players(self.screen.session.table)
-        if self.highlighted is None or not seats:
-            return None
-        return seats[min(self.highlighted, len(seats) - 1)]
-
-    def action_rename(self) -> None:
-        if (p := self._player()) is not None:
-            self.screen.rename_player(p)
-
-    def action_turn(self) -> None:
-        if (p := self._player()) is not None:
-            self.screen.set_turn(p)
-
-    def action_eliminate(self) -> None:
-        if (p := self._player()) is not None:
-            self.screen.toggle_eliminated(p)
-
-    def action_remove(self) -> None:
-        if (p := self._player()) is not None:
-            self.screen.remove_player(p)
-
-    def action_shift(self, delta: int) -> None:
-        if (p := self._player()) is not None:
-            self.screen.shift_player(p, delta)
-
-
-def _count(entries: list[Any]) -> int:
-    return sum(P.split_copies(e)[1] if isinstance(e, str) else 1 for e in entries)
-
-
-def _resolve(name: str):
-    """The catalogue card for a name, or None (unknown names are shown as problems)."""
-    try:
-        cat = P.catalogue()
-    except Exception:
-        return None
-    return _resolve_in(cat, name)
-
-
-@functools.lru_cache(maxsize=2048)
-def _resolve_in(cat, name: str):
-    # cached: a name that matches nothing costs a did-you-mean search of the catalogue
-    try:
-        return cat.resolve(name)
-    except Exception:
-        return None
-
+from tui.messages import PlayerEdit, SessionReplaced, SessionSaved, ZoneEdit
+from tui.widgets import CardPicker, ChoiceModal, PromptModal, error_text
+from tui.widgets.zones import PlayerList, ZoneList, resolve
+from tui.widgets.mode_bar import ModeBar
 
 class TableScreen(Screen):
     """Rebuild the table position."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("ctrl+s", "app.save", "Save"),
-        Binding("ctrl+o", "app.open", "Open"),
+        Binding("ctrl+o", "app.open", "Open", show=False),
         Binding("ctrl+n", "app.new", "New", show=False),
+        Binding("ctrl+w", "question", "Question"),
+        Binding("ctrl+g", "goto", "Go to zone"),
     ]
 
     def __init__(self) -> None:
@@ -179,11 +52,14 @@ class TableScreen(Screen):
         return self.session.table
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield ModeBar()
         with Horizontal(id="table-main"):
             with Vertical(id="sidebar"):
                 yield Static("", id="file-label")
-                yield Input(placeholder="title of the dispute", id="title", compact=True)
+                with Horizontal(classes="field-row"):
+                    yield Label("Title", classes="field-label")
+                    yield Input(placeholder="what the dispute is called", id="title", compact=True)
+                yield Static("", id="question-label")
                 yield Label("Players", classes="section")
                 yield PlayerList(id="players")
                 with Horizontal(id="counts"):
@@ -197,7 +73,7 @@ class TableScreen(Screen):
             with VerticalScroll(id="zones-scroll"):
                 yield Static("", id="table-error")
                 yield ItemGrid(id="zones", min_column_width=22)
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#table-error").display = False
@@ -219,21 +95,63 @@ class TableScreen(Screen):
     def _ready(self) -> None:
         self.ready = True
         self.sync_session()
-        if not P.players(self.table):
-            self.query_one("#players", PlayerList).focus()
+        # the keyboard starts on the seats, never in a text field where stray keys would land
+        self.query_one("#players", PlayerList).focus()
 
     def on_screen_resume(self) -> None:
-        if self.ready:
-            self.sync_session()
+        self.sync_session()
 
     # -- showing the session ----------------------------------------------------------
+    @on(SessionReplaced)
     def sync_session(self) -> None:
+        if not self.ready:
+            return                          # _ready() syncs once the catalogue is loaded
         if self.session is not self.app.session or self.seen_version != self.app.session.version:
             self.session = self.app.session
             self.refresh_all()
 
-    def session_saved(self) -> None:
-        self._show_file_label()
+    @on(SessionSaved)
+    def _saved(self) -> None:
+        if self.ready and self.session is self.app.session:
+            self._show_file_label()
+
+    def _show_question(self) -> None:
+        q = self.session.doc.get("question")
+        t = Text("Question ", style="bold")
+        t.append("(Ctrl+W) ", style="dim")
+        if isinstance(q, str) and q.strip():
+            t.append(" ".join(q.split()))
+        else:
+            t.append("none yet: what do the players disagree about?", style="dim italic")
+        self.query_one("#question-label", Static).update(t)
+
+    def action_goto(self) -> None:
+        """Jump to any zone (or the players, the title, the counts) by typing part of its name."""
+        if self.session is None:
+            return
+        choices = [("players", "Players", ""), ("title", "Title", "")]
+        choices += [(z, P.zone_title(z), "") for z in P.zones(self.table)]
+        choices += [("drawn", "drawn this turn", ""), ("played", "played this turn", "")]
+
+        def chosen(target: str | None) -> None:
+            if target in ("players", "title", "drawn", "played"):
+                self.query_one(f"#{target}").focus()
+                return
+            zl = next((z for z in self._zone_lists() if z.zone == target), None)
+            if zl is not None:
+                zl.focus()
+                zl.scroll_visible()
+
+        self.app.push_screen(ChoiceModal("Go to...", choices, "Type part of a name (ben hand). Enter: go - Esc: "
+                                         "cancel", filtered=True), chosen)
+
+    def action_question(self) -> None:
+        if self.session is not None:
+            self.app.ask_question(self._question_written)
+
+    def _question_written(self) -> None:
+        self.changed()
+        self._show_question()
 
     def _show_file_label(self) -> None:
         s = self.session
@@ -247,6 +165,7 @@ class TableScreen(Screen):
         s = self.session
         self.seen_version = s.version
         self._show_file_label()
+        self._show_question()
         err = self.query_one("#table-error", Static)
         if s.error is not None:
             err.update(error_text(s.error, s.error_text))
@@ -274,6 +193,7 @@ class TableScreen(Screen):
         out = [p.lower() for p in table.get("eliminated") or [] if isinstance(p, str)]
         turn = table.get("turn") if isinstance(table.get("turn"), str) else (seats[0] if seats else None)
         ol = self.query_one("#players", PlayerList)
+        ol.seats = list(seats)
         before = ol.highlighted
         options = []
         for p in seats:
@@ -378,7 +298,7 @@ class TableScreen(Screen):
         if not isinstance(zl, ZoneList) or zl.current is None:
             return
         name, _ = P.split_copies(str(zl.entries[zl.current]))
-        card = _resolve(name)
+        card = resolve(name)
         info = self.query_one("#card-info", Static)
         if card is None:
             info.update(Text(f"{name}: not a card the catalogue knows", style="red"))
@@ -425,6 +345,24 @@ class TableScreen(Screen):
         self.changed()
 
     # cards
+    @on(ZoneEdit)
+    def _zone_edit(self, event: ZoneEdit) -> None:
+        event.stop()
+        if self.session is None:
+            return
+        if event.action == "add":
+            self.add_card(event.zone)
+        elif event.index is None:
+            return
+        elif event.action == "remove":
+            self.remove_card(event.zone, event.index)
+        elif event.action == "move":
+            self.move_card(event.zone, event.index)
+        elif event.action == "shift":
+            self.shift_card(event.zone, event.index, event.delta)
+        elif event.action == "copies":
+            self.change_copies(event.zone, event.index, event.delta)
+
     def add_card(self, zone: str) -> None:
         def chosen(entry: str | None) -> None:
             if not entry:
@@ -493,6 +431,20 @@ class TableScreen(Screen):
         self.changed(zone, keep=index)
 
     # players
+    @on(PlayerEdit)
+    def _player_edit(self, event: PlayerEdit) -> None:
+        event.stop()
+        if self.session is None:
+            return
+        if event.action == "add":
+            self.add_player()
+            return
+        seats = P.players(self.table)
+        if event.player not in seats:
+            return
+        {"rename": self.rename_player, "turn": self.set_turn, "eliminate": self.toggle_eliminated,
+         "remove": self.remove_player}.get(event.action, lambda p: self.shift_player(p, event.delta))(event.player)
+
     def _ask_name(self, title: str, value: str, then) -> None:
         def chosen(name: str | None) -> None:
             if name is None:

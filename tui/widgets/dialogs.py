@@ -1,0 +1,290 @@
+"""Modal dialogs: one line of text, a choice from a grouped list, yes/no, several cards
+ticked, cards handed out to players, and opening a scenario file or a library one."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Input, Label, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
+
+from tui.widgets.suggesters import PathSuggester
+
+
+class PromptModal(ModalScreen[str | None]):
+    """Ask for one line of text."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, value: str = "", placeholder: str = "", hint: str = "",
+                 suggester: Suggester | None = None, restrict: str | None = None) -> None:
+        super().__init__(classes="dialog")
+        self.title_text, self.value, self.placeholder, self.hint = title, value, placeholder, hint
+        self.suggester, self.restrict = suggester, restrict
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield Input(self.value, placeholder=self.placeholder, suggester=self.suggester,
+                        restrict=self.restrict, id="prompt-input")
+            yield Static(self.hint, classes="dialog-hint", markup=False)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChoiceModal(ModalScreen[str | None]):
+    """Pick one option from a list. `choices` is a list of (id, label, group) triples;
+    a change of group shows the group as a heading. With `filtered`, typing narrows
+    the list to the options (or groups) holding every word typed."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding("down", "move(1)", "Next", show=False), Binding("up", "move(-1)", "Previous", show=False),
+                Binding("pagedown", "move(10)", show=False), Binding("pageup", "move(-10)", show=False)]
+
+    def __init__(self, title: str, choices: Iterable[tuple[str, Any, str]], hint: str = "",
+                 filtered: bool = False) -> None:
+        super().__init__(classes="dialog")
+        self.title_text, self.choices, self.hint, self.filtered = title, list(choices), hint, filtered
+
+    def _options(self, words: list[str]) -> list[Option]:
+        options: list[Option] = []
+        group = None
+        for cid, label, grp in self.choices:
+            text = str(label).lower() + " " + str(grp).lower()
+            if words and not all(w in text for w in words):
+                continue
+            if grp and grp != group:
+                options.append(Option(Text(grp, style="bold underline"), disabled=True))
+                group = grp
+            options.append(Option(Text(label) if isinstance(label, str) else label, id=cid))   # no markup
+        return options
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title", markup=False)
+            if self.filtered:
+                yield Input(placeholder="type to narrow the list (a card, a player, 'reveal'...)", id="choice-filter",
+                            compact=True)
+            yield OptionList(*self._options([]), id="choice-list")
+            yield Static(self.hint or "Enter: choose - Esc: cancel", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self._first()
+
+    def _first(self) -> None:
+        ol = self.query_one("#choice-list", OptionList)
+        ol.highlighted = next((i for i, opt in enumerate(ol.options) if not opt.disabled), None)
+
+    @on(Input.Changed, "#choice-filter")
+    def _narrow(self, event: Input.Changed) -> None:
+        ol = self.query_one("#choice-list", OptionList)
+        ol.set_options(self._options(event.value.lower().split()))
+        self._first()
+
+    @on(Input.Submitted, "#choice-filter")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        ol = self.query_one("#choice-list", OptionList)
+        if ol.highlighted is not None and ol.option_count:
+            option = ol.get_option_at_index(ol.highlighted)
+            if not option.disabled:
+                self.dismiss(option.id)
+
+    def action_move(self, delta: int) -> None:
+        ol = self.query_one("#choice-list", OptionList)
+        if not ol.option_count:
+            return
+        i = ol.highlighted if ol.highlighted is not None else -1
+        step = 1 if delta > 0 else -1
+        for _ in range(abs(delta)):
+            j = i + step
+            while 0 <= j < ol.option_count and ol.get_option_at_index(j).disabled:
+                j += step
+            if not 0 <= j < ol.option_count:
+                break
+            i = j
+        if i >= 0:
+            ol.highlighted = i
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmModal(ModalScreen[bool]):
+    """A yes/no question (y or n; Esc is no)."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__(classes="dialog")
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.question, classes="dialog-title", markup=False)
+            yield Static("y: yes - n: no", classes="dialog-hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class UnsavedModal(ModalScreen[str | None]):
+    """Unsaved changes are about to go: save them first, drop them, or go back."""
+
+    BINDINGS = [Binding("s", "answer('save')", "Save first"), Binding("d", "answer('discard')", "Discard"),
+                Binding("escape,c", "answer(None)", "Go back")]
+
+    def __init__(self, summary: str, doing: str) -> None:
+        super().__init__(classes="dialog")
+        self.summary, self.doing = summary, doing
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(f"{self.summary} {self.doing}?", classes="dialog-title", markup=False)
+            yield Static("s: save them first - d: discard them - Esc: go back", classes="dialog-hint", markup=False)
+
+    def action_answer(self, choice: str | None) -> None:
+        self.dismiss(choice)
+
+
+class PickManyModal(ModalScreen[list[str] | None]):
+    """Pick several cards (a discard, Let's Simplify...): space ticks, Enter confirms."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "done", "Confirm", priority=True)]
+
+    def __init__(self, title: str, options: list[str], count: int | None, minimum: int) -> None:
+        super().__init__(classes="dialog")
+        self.title_text, self.options, self.count, self.minimum = title, options, count, minimum
+
+    def compose(self) -> ComposeResult:
+        need = (f"exactly {self.count}" if self.count is not None and self.minimum == self.count else
+                f"{self.minimum} to {self.count}" if self.count is not None else f"at least {self.minimum}")
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield SelectionList[int](*[(name, i) for i, name in enumerate(self.options)], id="pick-list")
+            yield Static(f"Pick {need}. Space: tick - Enter: confirm - Esc: cancel", classes="dialog-hint",
+                         id="pick-hint")
+
+    def action_done(self) -> None:
+        picked = [self.options[i] for i in sorted(self.query_one(SelectionList).selected)]
+        if len(picked) < self.minimum or (self.count is not None and len(picked) > self.count):
+            self.query_one("#pick-hint", Static).update(Text(f"{len(picked)} ticked: that is not allowed here. "
+                                                             "Space: tick - Enter: confirm", style="red"))
+            return
+        self.dismiss(picked)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class DealModal(ModalScreen[dict | None]):
+    """Hand out cards to players (Everybody Gets 1...): Enter on a card changes who gets
+    it; d confirms."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("d", "done", "Done")]
+
+    def __init__(self, title: str, cards: list[str], players: list[str]) -> None:
+        super().__init__(classes="dialog")
+        self.title_text, self.cards, self.players = title, cards, players
+        self.to = [players[0] if players else "" for _ in cards]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield OptionList(*self._options(), id="deal-list")
+            yield Static("Enter: give the card to the next player - d: done - Esc: cancel", classes="dialog-hint")
+
+    def _options(self) -> list[Option]:
+        return [Option(Text(f"{c}  ->  {self.to[i]}"), id=str(i)) for i, c in enumerate(self.cards)]
+
+    @on(OptionList.OptionSelected)
+    def _cycle(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        i = int(event.option.id)
+        self.to[i] = self.players[(self.players.index(self.to[i]) + 1) % len(self.players)]
+        ol = self.query_one(OptionList)
+        ol.replace_option_prompt(str(i), Text(f"{self.cards[i]}  ->  {self.to[i]}"))
+
+    def action_done(self) -> None:
+        out: dict[str, list[str]] = {}
+        for card, who in zip(self.cards, self.to):
+            out.setdefault(who, []).append(card)
+        self.dismiss(out)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class OpenModal(ModalScreen[str | None]):
+    """Open a scenario: type a path (with completion), or words that narrow the list of
+    the built-in library and pick one."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "to_list", "Library", show=False)]
+
+    def __init__(self, library: list[tuple[str, str]]) -> None:
+        super().__init__(classes="dialog")
+        self.library = library
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label("Open a scenario file", classes="dialog-title")
+            yield Input(placeholder="path/to/scenario.yaml, or words to find a library scenario",
+                        suggester=PathSuggester(), id="open-path")
+            yield Label(f"The built-in library ({len(self.library)}):", classes="dialog-hint", id="open-count")
+            yield OptionList(*self._options(""), id="open-library")
+            yield Static("Enter: open - Down: the list - Esc: cancel", classes="dialog-hint")
+
+    def _options(self, words: str) -> list[Option]:
+        wanted = words.lower().split()
+        return [Option(Text(title), id=path) for path, title in self.library
+                if all(w in title.lower() for w in wanted)]
+
+    @on(Input.Changed, "#open-path")
+    def _narrow(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        words = "" if os.sep in text or text.endswith((".yaml", ".yml")) else text
+        ol = self.query_one("#open-library", OptionList)
+        ol.set_options(self._options(words))
+        if ol.option_count:
+            ol.highlighted = 0
+        self.query_one("#open-count", Label).update(f"The built-in library ({ol.option_count} of {len(self.library)}):")
+
+    @on(Input.Submitted, "#open-path")
+    def _path(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        ol = self.query_one("#open-library", OptionList)
+        if text and (os.path.exists(os.path.expanduser(text)) or os.sep in text or text.endswith((".yaml", ".yml"))):
+            self.dismiss(text)             # a path (a missing file is reported when opened)
+        elif text and ol.highlighted is not None and ol.option_count:
+            self.dismiss(ol.get_option_at_index(ol.highlighted).id)
+
+    @on(OptionList.OptionSelected, "#open-library")
+    def _library(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_to_list(self) -> None:
+        self.query_one("#open-library", OptionList).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -89,7 +89,7 @@ class Catalogue:
                 keys = self._index.setdefault(normalize(label), [])
                 if card.key not in keys:
                     keys.append(card.key)
-        self._shown = {}
+        self._shown: dict[str, str] = {}     # normalized label -> the label as printed
         for card in self.cards.values():
             self._shown.setdefault(normalize(card.name), card.name)
             for alias in card.aliases:

@@ -129,6 +129,7 @@ class Engine(Quantities, Responses):
                 return self._surprise_while_waiting(event)
             if event.verb not in ("choose", "random"):
                 d = self.pending.decision
+                assert d is not None            # a pending event always waits on its decision
                 raise ScenarioFault(f"the engine is still waiting for a decision ({d.describe()}); "
                                     f"answer it with `choose:` before `{event.describe()}`")
             value = event.answer if event.verb == "choose" else event.card
@@ -709,7 +710,7 @@ class Engine(Quantities, Responses):
         old owner. A Creeper moved on its own leaves the Keeper it was attached to; a
         moved Keeper's attached Creepers follow it at the next checkpoint."""
         st = self.state
-        owner = st.owner_of_keeper(card)
+        owner = st.holder_of(card)
         self.detach(card)
         st.keepers[owner].remove(card)
         st.keepers[to].append(card)
@@ -718,7 +719,7 @@ class Engine(Quantities, Responses):
     def steal(self, card: int, thief: str) -> str:
         """`thief` takes a card from another player's table; the action doing it is
         marked as a steal, which It's A Trap! may answer. Returns the old owner."""
-        owner = self.state.owner_of_keeper(card)
+        owner = self.state.holder_of(card)
         self.note_victim(owner, thief)
         return self.move_to(card, thief)
 
@@ -1228,13 +1229,13 @@ class Engine(Quantities, Responses):
         st = self.state
         before = st.snapshot()      # the table before this action, to cancel it
         if player != st.active_player:
-            hint = " (to use a Surprise out of turn, write `surprise:`)" if self.cat.get(ev.card).type == SURPRISE else ""
+            hint = " (to use a Surprise out of turn, write `surprise:`)" if self.cat.get(ev.key).type == SURPRISE else ""
             why = (f"{st.active_player} still has plays to make" if self.plays_left() > 0 or st.temp_hands else
                    f"the turn passes to {self.next_player()}, not {player}")
             raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} ({why}); off "
                            "their turn players only make the choices the rules ask of them", "rule-play-clockwise",
                            ("out-of-turn-activity",))
-        d = self.cat.get(ev.card)
+        d = self.cat.get(ev.key)
         if st.temp_hands:
             frame = st.temp_hands[-1]
             card = next((c for c in frame.cards if st.defs[c].key == d.key), None)
@@ -1292,7 +1293,7 @@ class Engine(Quantities, Responses):
     def _event_use(self, player: str, ev: Event) -> None:
         st = self.state
         before = st.snapshot()      # the table before this action, to cancel it
-        d = self.cat.get(ev.card)
+        d = self.cat.get(ev.key)
         card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
         if card is None:
             card = next((c for c in st.keepers[player] if st.defs[c].key == d.key), None)
@@ -1324,7 +1325,7 @@ class Engine(Quantities, Responses):
         self.checkpoint()
 
     def _event_surprise(self, player: str, ev: Event) -> None:
-        d = self.cat.get(ev.card)
+        d = self.cat.get(ev.key)
         if d.type != SURPRISE:
             raise Rejected(f"{d.name} is not a Surprise; only Surprises can be played out of turn",
                            "rule-surprise-two-functions", ("out-of-turn-activity",))
@@ -1444,8 +1445,8 @@ class Engine(Quantities, Responses):
             st.eliminated.remove(name)
         self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} cards).",
                  "rule-dropping-out")
-        if was_active:
-            self.start_turn(nxt)     # the turn passes to the next seat
+        if nxt is not None:          # (the one who left was active) the turn passes to the next seat
+            self.start_turn(nxt)
         else:
             st.active = st.players.index(active_name)
         self.checkpoint()

@@ -20,6 +20,14 @@ class Event:
     line: int | None = None
     written: bool = False            # typed by a person (a scenario file): a bare number is never a card
 
+    @property
+    def key(self) -> str:
+        """The catalogue key of the card a play, surprise, use or random names; the
+        loader and the table's move list never make one of those without it."""
+        if self.card is None:
+            raise KeyError(f"`{self.verb}` names no card")
+        return self.card
+
     def describe(self) -> str:
         if self.verb == "end_turn":
             text = "end_turn"

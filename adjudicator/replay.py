@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import Decision
@@ -91,10 +91,10 @@ class DisputeAnswer:
 
 @dataclass
 class Verdict:
-    scenario: Scenario
+    scenario: Scenario | None         # None: the file could not be read (`error` says why)
     steps: list[Step]
     failures: list[str]               # this line's: expectations that did not hold, refusals none expected, faults
-    engine: Engine | None
+    engine: Engine | None             # None only with an `error`
     error: InputError | None = None
     answer: DisputeAnswer | None = None
     variations: list["VariationVerdict"] = field(default_factory=list)
@@ -151,6 +151,7 @@ class Verdict:
         if self.error:
             return f"The scenario could not be read: {self.error}"
         e = self.engine
+        assert e is not None          # a verdict without an error has replayed on an engine
         st = e.state
         parts = []
         if st.winner:
@@ -159,8 +160,9 @@ class Verdict:
             parts.append("The game ends and everyone loses.")
         else:
             parts.append(f"Nobody has won; it is {st.active_player}'s turn.")
-        if e.pending is not None:
-            parts.append(f"The engine is waiting: {e.pending.decision.describe()}.")
+        d = e.pending.decision if e.pending is not None else None
+        if d is not None:
+            parts.append(f"The engine is waiting: {d.describe()}.")
         revealed = [(s.number, e.text) for s in self.steps if not s.shared and s.status != "rejected"
                     for e in s.entries if e.kind == "reveal"]
         if revealed:
@@ -278,7 +280,23 @@ def _fmt(counter_or_list) -> str:
     return "[" + ", ".join(items) + "]"
 
 
-def check_expectation(engine: Engine, exp: Expectation, result: StepResult | None, cited: list[str]) -> list[str]:
+class Outcome(Protocol):
+    """What an expectation checks of an event's result: the engine's StepResult, or the
+    Step a replay recorded from it."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def ruling(self) -> str | None: ...
+    @property
+    def cites(self) -> list[str]: ...
+    @property
+    def turn_over(self) -> bool: ...
+
+
+def check_expectation(engine: Engine, exp: Expectation, result: Outcome | None, cited: list[str]) -> list[str]:
     st = engine.state
     fails: list[str] = []
     v = exp.values
@@ -291,13 +309,13 @@ def check_expectation(engine: Engine, exp: Expectation, result: StepResult | Non
     if "turn" in v and st.active_player != v["turn"]:
         fails.append(f"turn: expected {v['turn']}, got {st.active_player}")
     if "turn_over" in v:
-        got = bool(result and result.turn_over)
-        if got != v["turn_over"]:
-            fails.append(f"turn_over: expected {v['turn_over']}, got {got}")
+        ended = bool(result and result.turn_over)
+        if ended != v["turn_over"]:
+            fails.append(f"turn_over: expected {v['turn_over']}, got {ended}")
     if "plays_left" in v:
         want = v["plays_left"]
-        got = engine.plays_left_label() if want == "all" else engine.plays_left()
-        if got != want:
+        plays: int | str = engine.plays_left_label() if want == "all" else engine.plays_left()
+        if plays != want:
             fails.append(f"plays_left: expected {want}, got {engine.plays_left_label()}")
     if "draws_owed" in v and engine.draws_owed() != v["draws_owed"]:
         fails.append(f"draws_owed: expected {v['draws_owed']}, got {engine.draws_owed()}")
@@ -312,15 +330,15 @@ def check_expectation(engine: Engine, exp: Expectation, result: StepResult | Non
                 fails.append(f"pending: expected {want}, got {{by: {d.by}, choice: {kind}}}")
     if "rejected" in v:
         want = v["rejected"]
-        status = result.status if result else None
+        refused = result if result is not None and result.status == "rejected" else None
         if want is False:
-            if status == "rejected":
-                fails.append(f"rejected: expected the event to stand, but it was refused: {result.reason}")
-        elif status != "rejected":
+            if refused is not None:
+                fails.append(f"rejected: expected the event to stand, but it was refused: {refused.reason}")
+        elif refused is None:
             fails.append(f"rejected: expected the event to be refused ({want}), but it was allowed")
-        elif isinstance(want, str) and want != result.ruling and want not in result.cites:
-            fails.append(f"rejected: expected the refusal to cite {want}, got {result.ruling or 'no ruling'}"
-                         f" ({result.reason})")
+        elif isinstance(want, str) and want != refused.ruling and want not in refused.cites:
+            fails.append(f"rejected: expected the refusal to cite {want}, got {refused.ruling or 'no ruling'}"
+                         f" ({refused.reason})")
     if "cites" in v:
         missing = [c for c in v["cites"] if c not in cited]
         if missing:
@@ -329,17 +347,17 @@ def check_expectation(engine: Engine, exp: Expectation, result: StepResult | Non
         zones = st.all_zones()
         for zname, spec in v["zones"].items():
             actual = [st.defs[c].name for c in zones.get(zname, [])]
-            got = _multiset(actual)
+            held = _multiset(actual)
             if "exactly" in spec:
                 want = _multiset(c.name for c in spec["exactly"])
-                if got != want:
-                    fails.append(f"{zname}: expected {_fmt(want)}, got {_fmt(got)}")
+                if held != want:
+                    fails.append(f"{zname}: expected {_fmt(want)}, got {_fmt(held)}")
             for c in spec.get("has", []):
-                if c.name not in got:
-                    fails.append(f"{zname}: expected it to have {c.name}, got {_fmt(got)}")
+                if c.name not in held:
+                    fails.append(f"{zname}: expected it to have {c.name}, got {_fmt(held)}")
             for c in spec.get("lacks", []):
-                if c.name in got:
-                    fails.append(f"{zname}: expected it to lack {c.name}, got {_fmt(got)}")
+                if c.name in held:
+                    fails.append(f"{zname}: expected it to lack {c.name}, got {_fmt(held)}")
             if "size" in spec and len(actual) != spec["size"]:
                 fails.append(f"{zname}: expected size {spec['size']}, got {len(actual)}")
             if "top" in spec:
@@ -403,8 +421,8 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
             entries = list(result.entries)
             # a draw of chance no `random:` event answers is left to the seeded generator, unless a
             # Surprise comes next: it answers the play before its effect, so before the draw
-            while (engine.pending is not None and engine.pending.decision.chance
-                   and not _answers_next(events, i)):
+            while (engine.pending is not None and engine.pending.decision is not None
+                   and engine.pending.decision.chance and not _answers_next(events, i)):
                 more = engine.answer_by_chance()
                 entries += more.entries
                 if result.status == "rejected":   # a refused Surprise: the play it meant to answer goes on
@@ -472,14 +490,14 @@ def who_decides(engine: Engine, decision: Decision) -> Entry | None:
         return Entry(f"The choice is {by}'s.", tuple(decision.cites))
     st = engine.state
     # the card being carried out: the last one played or used, else the last in flight
-    source = st.windows[-1].card if st.windows else next((c for c in reversed(st.resolving)), None)
+    source = st.windows[-1].card if st.windows else (st.resolving[-1] if st.resolving else None)
     player = next((w.by for w in reversed(st.windows) if w.card == source), st.active_player)
     if source is not None and st.defs[source].type in ("action", "surprise") and by == player:
         return Entry(f"The choice is {by}'s, as the player carrying out {st.defs[source].name}: whoever plays an "
                      "Action does what it says.", ("rule-action-discard-after-use",))
-    acting = st.windows and st.windows[-1].kind == "use" or st.defs[source].type in ("action", "surprise") \
-        if source is not None else False
-    if not acting:
+    acting = source is not None and (st.windows and st.windows[-1].kind == "use"
+                                     or st.defs[source].type in ("action", "surprise"))
+    if source is None or not acting:
         played = f", who played {st.defs[source].name}" if source is not None and by == player else ""
         return Entry(f"The choice is {by}'s: the official material says nothing on who decides here; the engine "
                      f"asks {by}{played}.")
@@ -520,6 +538,7 @@ def dispute_answer(sc: Scenario, verdict: Verdict) -> DisputeAnswer:
     elif step.status == "waiting":
         outcome = "waiting"
         d = step.decision
+        assert d is not None          # a waiting step records what it waits for
         who = "chance" if d.chance else d.by
         text = f"{words}: allowed, and now {who} must decide: {d.prompt}."
     elif step.status == "fault":
@@ -556,11 +575,9 @@ def _consequences(step: Step, verdict: Verdict) -> str:
     return (" " + " ".join(parts)) if parts else ""
 
 
-def _last_result(steps: list[Step]) -> StepResult | None:
-    for s in reversed(steps):
-        if s.number > 0:
-            return StepResult(None, s.status, s.entries, s.reason, s.ruling, s.decision, turn_over=s.turn_over)
-    return None
+def _last_result(steps: list[Step]) -> Step | None:
+    """The outcome of the last event replayed (None: no event yet)."""
+    return next((s for s in reversed(steps) if s.number > 0), None)
 
 
 def _answers_next(events, i: int) -> bool:

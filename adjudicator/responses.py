@@ -20,6 +20,8 @@ from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
 from adjudicator.state import State, Window
 
 if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import Catalogue
+    from adjudicator.engine import _Pending
     from adjudicator.events import Event
 
 
@@ -28,7 +30,21 @@ def is_surprise_window(w: Window) -> bool:
 
 
 class Responses:
+    """The Engine's response windows (a mixin: the engine provides what is declared here)."""
+
     state: State
+    cat: Catalogue
+    _resume: _Pending | None       # the waiting play the running Surprise answers
+    _resumed: _Pending | None      # a waiting play a cancel brought back
+    _preempted: _Pending | None    # an event set aside because a Surprise came before it
+    _event_turn: int               # the turn the running event belongs to
+
+    if TYPE_CHECKING:  # pragma: no cover - the engine's own methods, used here
+        def say(self, text: str, *cites: str) -> None: ...
+        def name(self, card: int) -> str: ...
+        def checkpoint(self) -> None: ...
+        def finish_action(self, card: int) -> None: ...
+        def close_finished_temp_hands(self) -> None: ...
 
     # -- opening windows -----------------------------------------------------
     def open_game_action(self, card_key: str, player: str, what: str) -> None:
@@ -62,7 +78,7 @@ class Responses:
     # -- answering -------------------------------------------------------------
     def surprise_out_of_turn(self, player: str, ev: "Event") -> None:
         st = self.state
-        d = self.cat.get(ev.card)
+        d = self.cat.get(ev.key)
         impl = d.impl
         if self._surprise_in_reach(player, d.key, st) is None and not any(
                 w.before is not None and self._surprise_in_reach(player, d.key, w.before) is not None
@@ -91,14 +107,14 @@ class Responses:
         # ended the turn: a Surprise in it by the next player is played out of turn
         turn_of = target.before.active_player if target.before is not None else st.active_player
         if player == turn_of and not (is_surprise_window(target) and target.by != player):
-            cites = ["no-out-of-turn-function-own-turn"]
+            own = ["no-out-of-turn-function-own-turn"]
             if target.card_type == "goal":
-                cites.append("canceled-plans-own-goal")
+                own.append("canceled-plans-own-goal")
             if target.card_type == "rule":
-                cites.append("veto-own-hand-limit")
+                own.append("veto-own-hand-limit")
             raise Rejected(f"{player} cannot use the out-of-turn side of {d.name} on {player}'s own turn: a Surprise played "
                            "from your hand on your turn is a play for its in-turn side, and you may not cancel your "
-                           "own play; only a Surprise aimed at you can be countered", cites[0], tuple(cites[1:]))
+                           "own play; only a Surprise aimed at you can be countered", own[0], tuple(own[1:]))
         if target.by == player:
             raise Rejected(f"{player} cannot cancel their own {self.name(target.card)}", "no-out-of-turn-function-own-turn")
         if counter:
@@ -140,7 +156,7 @@ class Responses:
 
     def _pick_target(self, player: str, ev: "Event", impl) -> Window:
         st = self.state
-        d = self.cat.get(ev.card)
+        d = self.cat.get(ev.key)
         if ev.against:
             for w in reversed(st.windows):
                 if st.defs[w.card].key == ev.against:
@@ -176,6 +192,7 @@ class Responses:
         """Undo `target` and let the Surprise `card` take its place."""
         now = self.state
         before_surprise = now.snapshot()
+        assert target.before is not None    # only a window holding the table from before its card is answered
         restored = target.before.clone()
         restored.serial, restored.history = now.serial, now.history
         restored.rng = now.rng
@@ -259,7 +276,7 @@ class Responses:
                          "that free action is carried out.", "conserve-cards-on-cancel")
                 self.state.defs[w.card].impl.after_inner_cancel(self, w.card, w.by)
 
-    def _resume_waiting(self, waiting, discarded: tuple[int, ...]) -> None:
+    def _resume_waiting(self, waiting: _Pending, discarded: tuple[int, ...]) -> None:
         """The canceled Surprise had answered a play whose effect was waiting for a
         decision: that play stands again and its effect goes on from the same decision.
         It will be re-run from its own snapshot, where the Surprises now discarded must be
@@ -270,6 +287,7 @@ class Responses:
             snap.discard.insert(0, c)
         self._resumed = replace(waiting, snapshot=snap, answers=list(waiting.answers))
         what = waiting.event.describe()
+        assert waiting.decision is not None     # it was waiting on this decision
         self.say(f"The canceled Surprise had come before any effect of `{what}`; that play stands again and its effect "
                  f"goes on from where it stood: {waiting.decision.describe()}.", "surprise-chain-parity")
 

@@ -9,9 +9,12 @@ left or the Hand Limit are derived on demand by `adjudicator.quantities`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.catalogue import CardDef
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.engine import _Pending
 
 
 _MASK = (1 << 64) - 1
@@ -83,7 +86,7 @@ class Window:
     takers: tuple[tuple[str, str], ...] = ()  # (victim, who receives the Keeper taken from them)
     target: "Window | None" = None  # for a Surprise: the window it answered
     shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
-    resume: Any = None            # the play whose effect was waiting for a decision when this came (to resume it)
+    resume: _Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)
 
 
 @dataclass
@@ -128,7 +131,7 @@ class State:
     everyone_loses: bool = False
     windows: list[Window] = field(default_factory=list)
     history: list[tuple[str, str, str, int]] = field(default_factory=list)  # (card key, by, what happened, step)
-    reshuffle_order: list[int] = field(default_factory=list)
+    reshuffle_order: list[str] = field(default_factory=list)   # card keys, in the order a reshuffle deals them
     rng: Rng = field(default_factory=Rng)
     serial: int = 0
 
@@ -200,6 +203,13 @@ class State:
             if card in self.keepers[p]:
                 return p
         return None
+
+    def holder_of(self, card: int) -> str:
+        """The player with `card` (a Keeper or Creeper) in front of them; it must be there."""
+        owner = self.owner_of_keeper(card)
+        if owner is None:
+            raise KeyError(f"{self.name(card)} is not in front of any player")
+        return owner
 
     def in_play(self) -> list[int]:
         """Cards face up on the table (not the discard pile, not hands)."""

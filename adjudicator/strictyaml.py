@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
 from adjudicator.errors import InputError
 from adjudicator.limits import MAX_DEPTH, MAX_DIGITS, MAX_FILE_BYTES, MAX_NODES, MAX_SCALAR_CHARS, size_text
 
+_Loader: type[yaml.CSafeLoader] | type[yaml.SafeLoader]
 try:  # libyaml is much faster when present; both are safe loaders
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
@@ -144,6 +145,25 @@ def _key_form(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+class _Mark(Protocol):
+    """Where the parser found something (0-based), as both PyYAML parsers mark it."""
+
+    line: int
+    column: int
+
+
+def _position(mark: _Mark | None) -> tuple[int, int]:
+    """The 1-based (line, column) of a parser mark; the parser marks every event."""
+    assert mark is not None, "PyYAML emitted an event without a position"
+    return mark.line + 1, mark.column + 1
+
+
+def _implicit_tag(text: str, implicit: tuple[bool, bool]) -> str:
+    """The tag YAML gives an untagged (or `!`) scalar: str, int, bool, null..."""
+    tag: str = _RESOLVER.resolve(yaml.ScalarNode, text, implicit)
+    return tag
+
+
 class _Builder:
     """Builds Nodes from the parser's events with an explicit stack (no recursion, so
     nesting cannot overflow the C stack), refusing what the limits forbid as it goes."""
@@ -155,8 +175,8 @@ class _Builder:
         self.root: Node | None = None
         self.documents = 0
 
-    def fail(self, message: str, mark) -> InputError:
-        return InputError(message, self.path, mark.line + 1, mark.column + 1)
+    def fail(self, message: str, mark: _Mark | None) -> InputError:
+        return InputError(message, self.path, *_position(mark))
 
     def feed(self, event: yaml.Event) -> None:
         if isinstance(event, yaml.DocumentStartEvent):
@@ -183,9 +203,9 @@ class _Builder:
                                 event.start_mark)
             is_map = isinstance(event, yaml.MappingStartEvent)
             want = _MAP if is_map else _SEQ
-            if event.tag not in (None, "!", want):
+            if event.tag is not None and event.tag not in ("!", want):
                 raise self.fail(f"unsupported tag {clip(event.tag)!r}; remove it", event.start_mark)
-            line, col = event.start_mark.line + 1, event.start_mark.column + 1
+            line, col = _position(event.start_mark)
             self.stack.append(_Frame(Node({} if is_map else [], line, col, self.path)))
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             self.add(self.stack.pop().node)
@@ -198,7 +218,7 @@ class _Builder:
         plain = event.style is None or event.style == ""
         tag = event.tag
         if tag is None or tag == "!":
-            tag = _RESOLVER.resolve(yaml.ScalarNode, text, event.implicit)
+            tag = _implicit_tag(text, event.implicit)
         if tag not in _SCALAR_TAGS:
             raise self.fail(f"unsupported tag {clip(tag)!r}; remove it", mark)
         if tag != _STR and _NUMBER_LIKE.match(text) and sum(ch.isdigit() for ch in text) > MAX_DIGITS:
@@ -210,7 +230,7 @@ class _Builder:
             raise self.fail(f"cannot read value {clip(text)!r}: {clip(str(exc), 80)}", mark) from None
         if isinstance(value, float) and value != value:  # .nan
             value = text
-        return Node(value, mark.line + 1, mark.column + 1, self.path, plain=plain, source=text)
+        return Node(value, *_position(mark), self.path, plain=plain, source=text)
 
     def add(self, node: Node) -> None:
         if not self.stack:

@@ -59,7 +59,7 @@ class OpaqueRule(Mechanic):
     summary = "named in the FAQ; its text is not in our material"
 
     @property
-    def free_action(self):  # type: ignore[override]
+    def free_action(self):
         return True
 
     def cannot_use(self, e, card, player):
@@ -135,7 +135,7 @@ class GiftGiveaway(Mechanic):
             e.say(f"{e.name(card)} has nothing to act on (nobody else is at the table to receive a gift); "
                   "it is still a legal play and still uses the play.", "rule-cards-always-playable")
             return
-        held: dict[str, int] = {}
+        held: dict[str, int | None] = {}     # None: lifted and already given away
         with e.atomic():
             for p in order:
                 mine = [k for k in st.keepers[p] if st.defs[k].type == KEEPER]
@@ -169,7 +169,7 @@ class GiftGiveaway(Mechanic):
                                     f"{', '.join(options)}" + (" (players with no Keepers come first)" if empty else ""),
                                     forbidden=True)
                 e.move_to(k, to)
-                held[p] = None  # type: ignore[assignment]
+                held[p] = None
                 received.add(to)
                 e.say(f"{p} gives {e.name(k)} to {to}" + (" (who had no Keepers, so came first)" if empty else "") + ".")
             givers = [p for p in order if p not in held]

@@ -3,6 +3,7 @@ Pack's Creepers with their own duties (War, Taxes, Death, Radioactive Potato).""
 
 from __future__ import annotations
 
+from typing import ClassVar
 from adjudicator.mechanics.base import CREEPER, KEEPER, UNKNOWN, Mechanic, Param, register
 
 
@@ -25,7 +26,7 @@ class BlockingCreeper(Mechanic):
     name = "blocking_creeper"
     card_types = frozenset({CREEPER})
     summary = "its holder cannot win unless the Goal needs it"
-    rulings = ("rule-creeper-placement",)
+    rulings: ClassVar[tuple[str, ...]] = ("rule-creeper-placement",)   # subclasses cite more
 
     def blocks_win(self, e, card, owner, goal):
         return not e.has_rule("silver_lining")

@@ -245,54 +245,6 @@ def graph_for(catalogue) -> InteractionGraph:
     return _cached(id(catalogue), catalogue)
 
 
-def full_graph(catalogue=None) -> nx.MultiDiGraph:
-    """The core graph plus the rulings corpus and the scenario library, validated
-    (built once per catalogue; treat it as read-only)."""
-    from adjudicator.catalogue import default_catalogue
-
-    catalogue = catalogue or default_catalogue()
-    return _full_cached(id(catalogue), catalogue)
-
-
-@functools.lru_cache(maxsize=4)
-def _full_cached(catalogue_id: int, catalogue) -> nx.MultiDiGraph:
-    g = build_graph(catalogue).copy()
-    known: set[str] | None = None
-    try:
-        from rulings.corpus import load_corpus
-    except ImportError:  # pragma: no cover - the corpus ships with the package
-        load_corpus = None
-    if load_corpus is not None:
-        corpus = load_corpus()
-        records = list(corpus.values()) if isinstance(corpus, dict) else list(corpus)
-        g.graph["unresolved_cards"] = ",".join(add_rulings(g, catalogue, records))
-        known = {r.id for r in records}
-        add_scenarios(g, _library_scenarios(catalogue))
-    validate(g, known)
-    return g
-
-
-def _library_scenarios(catalogue) -> list[tuple[str, list[str], list[str], str]]:
-    """(id, cited rulings, card keys involved, title) for each library scenario."""
-    import os
-
-    from adjudicator.strictyaml import load_plain
-    from scenarios import library_path
-
-    out = []
-    for root, _, names in os.walk(library_path()):
-        for n in sorted(names):
-            if n.endswith((".yaml", ".yml")):
-                try:
-                    with open(os.path.join(root, n), encoding="utf-8") as fh:
-                        data = load_plain(fh.read(), n)
-                    out.append((str(data["id"]), [str(c) for c in data.get("cites", [])],
-                                involved_cards(data, catalogue), str(data.get("title", ""))))
-                except Exception:  # a broken file is reported by `check`, not here
-                    continue
-    return out
-
-
 def involved_cards(data: dict, catalogue) -> list[str]:
     """The cards a scenario (as plain data) involves: those its events name (played,
     used, answered, chosen), in its variations too, and the rules in force at its start."""
@@ -342,11 +294,13 @@ def _edge_phrase(g: nx.MultiDiGraph, u: str, v: str, key: str, forward: bool) ->
     return f"{_label(g, a)} {RELATIONS[key]} {_label(g, b)}"
 
 
-def explain_pair(catalogue, a: str, b: str, max_len: int = 3, graph: nx.MultiDiGraph | None = None,
+def explain_pair(catalogue, a: str, b: str, max_len: int = 3, *, graph: nx.MultiDiGraph,
                  limit: int = 12) -> list[PathExplanation]:
-    """Every typed path (up to `max_len` edges) between two cards, one sentence per
-    path, with the rulings on its edges; plus the rulings that name both cards."""
-    g = graph if graph is not None else full_graph(catalogue)
+    """Every typed path (up to `max_len` edges) in `graph` between two cards, one
+    sentence per path, with the rulings on its edges; plus the rulings that name both
+    cards and the scenarios that involve both (when the graph holds them: see
+    `fluxx_judge.knowledge.full_graph`)."""
+    g = graph
     ka, kb = catalogue.resolve(a).key, catalogue.resolve(b).key
     na, nb = card_node(ka), card_node(kb)
     out: list[PathExplanation] = []
@@ -408,9 +362,9 @@ def explain_pair(catalogue, a: str, b: str, max_len: int = 3, graph: nx.MultiDiG
     return out
 
 
-def neighbors(catalogue, card: str, relation: str | None = None, graph: nx.MultiDiGraph | None = None) -> list[dict]:
-    """The edges touching a card: relation, direction, the other end, the ruling."""
-    g = graph if graph is not None else full_graph(catalogue)
+def neighbors(catalogue, card: str, relation: str | None = None, *, graph: nx.MultiDiGraph) -> list[dict]:
+    """The edges of `graph` touching a card: relation, direction, the other end, the ruling."""
+    g = graph
     node = card_node(catalogue.resolve(card).key)
     rows = []
     for u, v, key, data in itertools.chain(g.out_edges(node, keys=True, data=True), g.in_edges(node, keys=True, data=True)):

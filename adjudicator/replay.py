@@ -507,15 +507,11 @@ def who_decides(engine: Engine, decision: Decision) -> Entry | None:
 
 
 def ruling_answer(ruling_id: str) -> str:
-    """A ruling's one-line answer, or "" when the corpus is not at hand."""
-    try:
-        from rulings.corpus import one_line
-    except ImportError:  # the corpus module is optional for the engine
-        return ""
-    try:
-        return one_line(ruling_id)
-    except Exception:
-        return ""
+    """A ruling's one-line answer, or "" when no corpus is registered (see
+    `adjudicator.citations`)."""
+    from adjudicator import citations
+
+    return citations.one_line(ruling_id)
 
 
 def dispute_answer(sc: Scenario, verdict: Verdict) -> DisputeAnswer:

@@ -204,17 +204,9 @@ def _ruling_id(node: Node, what: str) -> str:
     if len(rid) > MAX_NAME_CHARS or not _ID.match(rid):
         raise node.error(f"{what} {rid[:60]!r} is not a ruling id: ids are kebab-case (lowercase words "
                          "joined by '-')")
-    from rulings.corpus import imported_rulings, load_corpus, suggest_ids
+    from adjudicator import citations
 
-    known = set(load_corpus(strict=False).ids())
-    if rid in known:
-        return rid
-    imported = {r.id for r in imported_rulings()}
-    if rid in imported:
-        return rid
-    close = suggest_ids(rid, sorted(known | imported))
-    hint = f" - did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    raise node.error(f"{what}: no ruling has the id {rid!r}{hint}")
+    return citations.check_id(rid, lambda message: node.error(f"{what}: {message}"))
 
 
 def _expectation(node: Node, reader: _Reader, players: list[str], where: str) -> Expectation:

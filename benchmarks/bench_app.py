@@ -59,7 +59,7 @@ R.RulingsScreen._show_result = _show_result
 
 run = FluxxJudgeApp.run
 FluxxJudgeApp.run = lambda self, **kw: run(self, headless=True, size=(120, 40))   # no terminal here
-from adjudicator.cli import main     # the way `fluxx-judge` starts the app
+from fluxx_judge.cli import main     # the way `fluxx-judge` starts the app
 main([])
 marks.update(started=started, imported=imported)
 print("BENCH " + json.dumps(marks))

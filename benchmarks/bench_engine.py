@@ -48,7 +48,7 @@ def self_play_events_per_second(games: int = 200, steps: int = 60) -> float:
 
 
 def scenario_replay_median_ms(rounds: int = 3) -> float:
-    from adjudicator.cli import _scenario_files, builtin_scenarios_dir
+    from fluxx_judge.cli import _scenario_files, builtin_scenarios_dir
     from adjudicator.replay import replay
     from adjudicator.scenario import load_scenario
 
@@ -102,7 +102,7 @@ def moves_with_reveals_ms(rounds: int = 20) -> float:
 
 def check_wall_seconds() -> tuple[float, str]:
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "adjudicator", "check"], cwd=REPO, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "fluxx_judge", "check"], cwd=REPO, capture_output=True, text=True)
     return time.perf_counter() - start, out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr[-200:]
 
 

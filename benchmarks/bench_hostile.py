@@ -43,7 +43,7 @@ def faq_files() -> list[tuple[str, bytes]]:
 
 
 def run(verbose: bool = False) -> dict:
-    exe = [sys.executable, "-m", "adjudicator"]
+    exe = [sys.executable, "-m", "fluxx_judge"]
     baseline, base_rss, _ = _measure(exe + ["--help"])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -89,7 +89,7 @@ def _cold_process(cache: str) -> float:
     best of three: the file cache is warm, as it is for a player's second search)."""
     env = {**os.environ, "FLUXX_JUDGE_CACHE": cache}
     exe = Path(sys.executable).with_name("fluxx-judge")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "adjudicator.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "fluxx_judge"]
     best = None
     for _ in range(3):
         t0 = time.perf_counter()

@@ -28,7 +28,7 @@ FORBIDDEN = (b"\x1b", "\x9b".encode(), b"\x07", b"Traceback")
 
 
 def fluxx(*args: str, env: dict | None = None, timeout: int = HANG_GUARD) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "adjudicator", *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "fluxx_judge", *args], cwd=REPO, capture_output=True,
                           stdin=subprocess.DEVNULL, timeout=timeout, env={**os.environ, **(env or {})})
 
 
@@ -73,7 +73,7 @@ def test_check_survives_every_hostile_file(hostile_dir):
 
 REPLAY_DRIVER = """
 import sys
-from adjudicator.cli import main
+from fluxx_judge.cli import main
 for path in sys.argv[2:]:
     for extra in ([], ["--json"])[: int(sys.argv[1])]:
         code = main(["replay", *extra, path])
@@ -109,7 +109,7 @@ def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(tmp_path, monk
     proc = fluxx("replay", str(path), env={"PYTHONIOENCODING": "ascii", "LANG": "C", "LC_ALL": "C"})
     assert_clean(proc)
     assert b"Zo\\xeb" in proc.stdout
-    from adjudicator.cli import main
+    from fluxx_judge.cli import main
 
     raw = io.BytesIO()
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
@@ -121,7 +121,7 @@ def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(tmp_path, monk
 
 @pytest.mark.parametrize("where", ["folder", "missing", "file-as-folder"])
 def test_graph_export_into_a_bad_place_is_one_clear_line(tmp_path, capsys, where):
-    from adjudicator.cli import main
+    from fluxx_judge.cli import main
 
     (tmp_path / "plain").write_text("keep")
     target = {"folder": tmp_path, "missing": tmp_path / "no" / "g.graphml",
@@ -134,7 +134,7 @@ def test_graph_export_into_a_bad_place_is_one_clear_line(tmp_path, capsys, where
 
 
 def test_ingest_a_file_whose_name_is_not_utf8(tmp_path, capsys):
-    from adjudicator.cli import main
+    from fluxx_judge.cli import main
 
     name = os.fsdecode(b"faq-caf\xe9.txt")
     (tmp_path / name).write_text("Q: Can I?\nA: Yes \x1b]0;owned\x07 you \x9b2J can\u202e.\n", encoding="utf-8")

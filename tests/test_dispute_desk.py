@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator import strictyaml
 from adjudicator.catalogue import default_catalogue
-from adjudicator.cli import main
+from fluxx_judge.cli import main
 from adjudicator.errors import InputError
 from adjudicator.events import Event
 from adjudicator.moves import legal_moves
@@ -483,7 +483,8 @@ def test_hints_come_from_the_table():
 
 @pytest.mark.parametrize("a,b", [("Double Agenda", "Trash a New Rule"), ("That's Mine", "Veto!")])
 def test_cards_the_engine_rules_on_together_meet(a, b):
-    from adjudicator.interactions import explain_pair, full_graph
+    from adjudicator.interactions import explain_pair
+    from fluxx_judge.knowledge import full_graph
 
     cat = default_catalogue()
     paths = explain_pair(cat, a, b, max_len=4, graph=full_graph(cat))

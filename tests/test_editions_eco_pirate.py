@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from adjudicator.catalogue import default_catalogue
-from adjudicator.cli import _scenario_files, main
+from fluxx_judge.cli import _scenario_files, main
 from adjudicator.editions import EASY_ECO_SHARED, easy_ecofluxx_deck, easy_ecofluxx_set_aside
 from adjudicator.replay import replay_file
 from tests.conftest import REPO, write_scenario, run_scenario as run

@@ -7,8 +7,9 @@ import pytest
 from adjudicator.catalogue import default_catalogue, load_catalogue
 from adjudicator.errors import CatalogueError
 from adjudicator.interactions import (
-    RELATIONS, build_graph, explain_pair, export, full_graph, graph_for, neighbors, validate,
+    RELATIONS, build_graph, explain_pair, export, graph_for, neighbors, validate,
 )
+from fluxx_judge.knowledge import full_graph
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +122,7 @@ def test_neighbors_filter(cat, full):
 
 
 def test_graph_cli(capsys):
-    from adjudicator.cli import main
+    from fluxx_judge.cli import main
 
     assert main(["graph", "explain", "get on with it", "play all"]) == 0
     out = capsys.readouterr().out

@@ -32,7 +32,7 @@ def installed(tmp_path_factory):
 def _run(installed, *args):
     tmp, site = installed
     env = dict(os.environ, PYTHONPATH=str(site))
-    return subprocess.run([sys.executable, "-m", "adjudicator", *args], cwd=tmp, env=env, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "fluxx_judge", *args], cwd=tmp, env=env, capture_output=True, text=True)
 
 
 def test_installed_package_is_the_one_running(installed):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml  # the shared checklist is plain YAML
 
-from adjudicator.cli import _scenario_files, builtin_scenarios_dir
+from fluxx_judge.cli import _scenario_files, builtin_scenarios_dir
 from adjudicator.replay import replay_file
 from tests.conftest import SHARED
 

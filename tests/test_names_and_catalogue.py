@@ -84,7 +84,7 @@ def test_loader_rejects_bad_cards(text, needle):
 
 
 def test_cards_command_lists_an_edition(capsys):
-    from adjudicator.cli import main
+    from fluxx_judge.cli import main
 
     assert main(["cards", "--edition", "creeper-pack"]) == 0
     out = capsys.readouterr().out

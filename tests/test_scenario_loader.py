@@ -60,7 +60,7 @@ def test_empty_and_binary_files(tmp_path):
 
 
 def test_check_reports_bad_file_as_fail_not_traceback(tmp_path, capsys):
-    from adjudicator.cli import main
+    from fluxx_judge.cli import main
 
     write_scenario(tmp_path, "format: 1\ntable: {players: [Ann]}\nevents: [{play: Nope}]\n", "bad.yaml")
     assert main(["check", str(tmp_path)]) == 1

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from adjudicator.catalogue import default_catalogue
-from adjudicator.cli import _scenario_files, main
+from fluxx_judge.cli import _scenario_files, main
 from adjudicator.engine import Engine
 from adjudicator.events import Event
 from adjudicator.replay import replay_file

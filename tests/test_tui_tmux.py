@@ -60,6 +60,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         text(zone)
         keys("Enter")
         for name in names:
+            wait_for(session, "a Add card")           # the zone has the keyboard (its keys in the footer)
             keys("a")
             wait_for(session, "Add a card to", "Type to search")
             text(name)

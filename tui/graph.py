@@ -17,12 +17,11 @@ _lock = threading.Lock()
 
 @functools.lru_cache(maxsize=1)
 def _full_graph() -> Any:
-    from adjudicator import interactions
+    from fluxx_judge.knowledge import full_graph as build
 
     from tui.position import catalogue
 
-    build = getattr(interactions, "full_graph", None)
-    return build(catalogue()) if build is not None else None
+    return build(catalogue())
 
 
 def full_graph() -> Any:

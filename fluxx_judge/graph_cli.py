@@ -40,12 +40,13 @@ def _card(cat, name: str):
 def cmd_explain(args) -> int:
     from adjudicator.catalogue import default_catalogue
     from adjudicator.interactions import explain_pair
+    from fluxx_judge.knowledge import full_graph
 
     cat = default_catalogue()
     a, b = _card(cat, args.card_a), _card(cat, args.card_b)
     if a is None or b is None:
         return 2
-    paths = explain_pair(cat, a.name, b.name, max_len=args.max_len)
+    paths = explain_pair(cat, a.name, b.name, max_len=args.max_len, graph=full_graph(cat))
     if args.json:
         print(json.dumps([{"sentence": p.sentence, "rulings": p.rulings, "nodes": p.nodes} for p in paths], indent=2))
         return 0
@@ -61,6 +62,7 @@ def cmd_explain(args) -> int:
 def cmd_neighbors(args) -> int:
     from adjudicator.catalogue import default_catalogue
     from adjudicator.interactions import RELATIONS, neighbors
+    from fluxx_judge.knowledge import full_graph
 
     cat = default_catalogue()
     card = _card(cat, args.card)
@@ -69,7 +71,7 @@ def cmd_neighbors(args) -> int:
     if args.relation and args.relation not in RELATIONS:
         print(f"fluxx-judge: unknown relation {args.relation!r}; one of {', '.join(RELATIONS)}", file=sys.stderr)
         return 2
-    rows = neighbors(cat, card.name, args.relation)
+    rows = neighbors(cat, card.name, args.relation, graph=full_graph(cat))
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -80,7 +82,8 @@ def cmd_neighbors(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from adjudicator.interactions import export, full_graph
+    from adjudicator.interactions import export
+    from fluxx_judge.knowledge import full_graph
 
     text = export(full_graph(), args.format)
     if args.output:

@@ -1,4 +1,4 @@
-"""The `fluxx-judge` command line. With no command it opens the app.
+"""The `fluxx-judge` command line (`python -m fluxx_judge`). With no command it opens the app.
 
 Commands that do not need the app never import Textual, so they start fast.
 """
@@ -29,12 +29,13 @@ def _scenario_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
 
 
 def builtin_scenarios_dir() -> str:
-    from scenarios import library_path
+    from fluxx_judge.knowledge import library_path
 
-    return str(library_path())
+    return library_path()
 
 
 def cmd_check(args) -> int:
+    import rulings  # noqa: F401 - registers the corpus: `cites` ids are checked against it
     from adjudicator.replay import replay_file
 
     paths = args.paths or [builtin_scenarios_dir()]
@@ -84,6 +85,7 @@ def _emit(args, obj, line) -> None:
 
 
 def cmd_replay(args) -> int:
+    import rulings  # noqa: F401 - registers the corpus: verdicts show each ruling's answer
     from adjudicator.render import render_verdict
     from adjudicator.replay import replay_file
 
@@ -96,6 +98,7 @@ def cmd_replay(args) -> int:
 
 
 def cmd_moves(args) -> int:
+    import rulings  # noqa: F401 - registers the corpus
     from adjudicator.moves import moves_after
     from adjudicator.scenario import load_scenario
 
@@ -181,14 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("open", help="open a scenario file in the app's Replay screen")
     p.add_argument("file")
     p.set_defaults(func=cmd_app)
-    for module in ("rulings.cli", "adjudicator.graph_cli"):
-        try:
-            mod = __import__(module, fromlist=["add_commands"])
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.add_commands(sub)
+    from fluxx_judge import graph_cli
+    from rulings import cli as rulings_cli
+
+    rulings_cli.add_commands(sub)
+    graph_cli.add_commands(sub)
     return parser
 
 

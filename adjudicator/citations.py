@@ -1,0 +1,65 @@
+"""How the engine reaches the rulings it cites without importing them.
+
+The engine names rulings by id and leaves their text to whoever holds the corpus:
+`adjudicator` imports nothing from the packages above it. The rulings package
+registers itself here when it is imported (`rulings/__init__.py`), and from then on
+the scenario loader checks `cites:` and `rejected:` ids against it and verdicts show
+each cited ruling's one-line answer. With nothing registered (the engine used on its
+own) ids are checked for their form only and answers are left out.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+
+class RulingSource(Protocol):
+    """What the engine asks of a rulings corpus."""
+
+    def one_line(self, ruling_id: str) -> str:
+        """The ruling's one-line answer ("" when there is none)."""
+        ...
+
+    def known_ids(self) -> set[str]:
+        """Every ruling id a scenario may cite (built-in and imported)."""
+        ...
+
+    def suggest(self, ruling_id: str, ids: list[str]) -> list[str]:
+        """The ids closest to a misspelled one."""
+        ...
+
+
+_source: RulingSource | None = None
+
+
+def register(source: RulingSource) -> None:
+    """Make `source` the corpus the engine cites from (the last one registered wins)."""
+    global _source
+    _source = source
+
+
+def registered() -> RulingSource | None:
+    return _source
+
+
+def one_line(ruling_id: str) -> str:
+    """A cited ruling's one-line answer, or "" when no corpus is registered or it fails."""
+    if _source is None:
+        return ""
+    try:
+        return _source.one_line(ruling_id)
+    except Exception:  # a missing or broken record never breaks a verdict
+        return ""
+
+
+def check_id(ruling_id: str, fail: Callable[[str], Exception]) -> str:
+    """`ruling_id` if the registered corpus knows it; else raise `fail(message)` with a
+    did-you-mean. Without a corpus every id of the right form passes."""
+    if _source is None:
+        return ruling_id
+    known = _source.known_ids()
+    if ruling_id in known:
+        return ruling_id
+    close = _source.suggest(ruling_id, sorted(known))
+    hint = f" - did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise fail(f"no ruling has the id {ruling_id!r}{hint}")

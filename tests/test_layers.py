@@ -1,0 +1,49 @@
+"""The packages stand in layers: `adjudicator` (the engine) imports nothing above it;
+`rulings` and `scenarios` may use the engine; `fluxx_judge` (the command line and the
+full knowledge graph) and `tui` (the app) sit on top. Checked on the source, so a
+lazy import inside a function counts as much as one at the top of a module."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+ABOVE = {"adjudicator": {"rulings", "scenarios", "tui", "fluxx_judge"}}
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """(line, top-level package) of every import in a file, and every call of
+    `__import__` or `importlib.import_module` (which hide an import from a reader)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name.split(".")[0]) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append((node.lineno, node.module.split(".")[0]))
+        elif isinstance(node, ast.Call):
+            fn = node.func
+            name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+            if name in ("__import__", "import_module"):
+                out.append((node.lineno, "<dynamic import>"))
+    return out
+
+
+@pytest.mark.parametrize("package", sorted(ABOVE))
+def test_a_lower_package_imports_nothing_above_it(package):
+    wrong = [f"{path.relative_to(REPO)}:{line} imports {target}"
+             for path in sorted((REPO / package).rglob("*.py"))
+             for line, target in imports_of(path)
+             if target in ABOVE[package] or target == "<dynamic import>"]
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_the_check_itself_sees_lazy_and_dynamic_imports(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("def f():\n    from rulings.corpus import one_line\n    return __import__('tui')\n")
+    assert imports_of(f) == [(2, "rulings"), (3, "<dynamic import>")] or \
+        sorted(imports_of(f)) == [(2, "rulings"), (3, "<dynamic import>")]

@@ -249,7 +249,8 @@ def involved_cards(data: dict, catalogue) -> list[str]:
     """The cards a scenario (as plain data) involves: those its events name (played,
     used, answered, chosen), in its variations too, and the rules in force at its start."""
     names: list[Any] = []
-    table = data.get("table") if isinstance(data.get("table"), dict) else {}
+    given = data.get("table")
+    table = given if isinstance(given, dict) else {}
     for zone in ("rules", "meta_rules"):
         names += table.get(zone) or []
 

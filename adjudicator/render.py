@@ -76,6 +76,7 @@ def render_verdict(verdict: Verdict) -> str:
     if verdict.error is not None:
         return f"Cannot replay: {verdict.error}"
     sc = verdict.scenario
+    assert sc is not None         # without an error the file was read
     lines = [f"{sc.title}  ({sc.id})"]
     if sc.note:
         lines.append(sc.note)

@@ -482,7 +482,7 @@ class TimePortal(Mechanic):
             if pick in st.discard:
                 st.discard.remove(pick)
                 where = "the discard pile, leaving its order as it was"
-                cites = ("discard-pile-public",)
+                cites: tuple[str, ...] = ("discard-pile-public",)
             else:
                 st.draw_pile.remove(pick)
                 st.rng.shuffle(st.draw_pile)

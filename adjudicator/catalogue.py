@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from adjudicator import strictyaml
 from adjudicator.errors import CatalogueError, InputError
 from adjudicator.mechanics import REGISTRY, load_all
-from adjudicator.mechanics.base import CARD_TYPES, UNKNOWN
+from adjudicator.mechanics.base import CARD_TYPES, UNKNOWN, Mechanic
 from adjudicator.names import normalize, suggest
 
 EDITIONS = {
@@ -55,7 +55,7 @@ class CardDef:
     copies: int = 1               # physical copies in a deck (stand-ins stand for many cards)
 
     @functools.cached_property
-    def impl(self):
+    def impl(self) -> Mechanic:
         return REGISTRY[self.mechanic]
 
     def to_json(self) -> dict[str, Any]:

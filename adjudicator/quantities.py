@@ -7,15 +7,19 @@ goes through `num`, the one place Inflation acts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from adjudicator.mechanics.base import KEEPER
 
 if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.engine import Engine
     from adjudicator.state import State
 
 
 class Quantities:
+    """The Engine's derived quantities (a mixin: the rules' hooks it asks receive the
+    engine, which is `self`, hence the casts)."""
+
     state: "State"
 
     # -- numerals --------------------------------------------------------------
@@ -27,10 +31,10 @@ class Quantities:
         """A printed numeral on `card` as the rules in play make it read: each rule
         with a numeral hook (Inflation, One, Two, Five!) applies in the order played,
         never to its own card."""
-        st = self.state
+        st, e = self.state, cast("Engine", self)
         for r in st.rules + st.meta_rules:
             if r != card:
-                value = st.defs[r].impl.numeral(self, r, card, value)
+                value = st.defs[r].impl.numeral(e, r, card, value)
         return value
 
     def num(self, card: int, param: str) -> int:
@@ -66,14 +70,14 @@ class Quantities:
 
     def powered(self, player: str) -> list[int]:
         """Cards in front of `player` whose powers work now."""
-        st = self.state
-        return [k for k in st.keepers[player] if st.defs[k].impl.power_active(self, k)]
+        st, e = self.state, cast("Engine", self)
+        return [k for k in st.keepers[player] if st.defs[k].impl.power_active(e, k)]
 
     def draw_total(self, player: str) -> int:
-        st = self.state
+        st, e = self.state, cast("Engine", self)
         total = self.draw_rule()
-        total += sum(st.defs[r].impl.draw_bonus(self, r, player) for r in self.rule_cards())
-        total += sum(st.defs[k].impl.draw_bonus(self, k, player) for k in self.powered(player))
+        total += sum(st.defs[r].impl.draw_bonus(e, r, player) for r in self.rule_cards())
+        total += sum(st.defs[k].impl.draw_bonus(e, k, player) for k in self.powered(player))
         return max(total, 0)
 
     def draws_owed(self) -> int:
@@ -83,9 +87,9 @@ class Quantities:
         return max(0, self.draw_total(st.active_player) - st.drawn)
 
     def play_bonus(self, player: str) -> int:
-        st = self.state
-        bonus = sum(st.defs[r].impl.play_bonus(self, r, player) for r in self.rule_cards())
-        bonus += sum(st.defs[k].impl.play_bonus(self, k, player) for k in self.powered(player))
+        st, e = self.state, cast("Engine", self)
+        bonus = sum(st.defs[r].impl.play_bonus(e, r, player) for r in self.rule_cards())
+        bonus += sum(st.defs[k].impl.play_bonus(e, k, player) for k in self.powered(player))
         return bonus
 
     def play_quota(self, player: str) -> tuple[str, int]:
@@ -138,8 +142,8 @@ class Quantities:
         return limit
 
     def _limit_bonus(self, player: str) -> int:
-        st = self.state
-        return sum(st.defs[k].impl.limit_bonus(self, k, player) for k in self.powered(player))
+        st, e = self.state, cast("Engine", self)
+        return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player))
 
     def agenda_size(self) -> int:
         return self._first("agenda") or 1

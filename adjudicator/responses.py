@@ -13,15 +13,16 @@ parity: each Surprise negates the one beneath it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
 from adjudicator.state import State, Window
 
 if TYPE_CHECKING:  # pragma: no cover
-    from adjudicator.catalogue import Catalogue
-    from adjudicator.engine import _Pending
+    from adjudicator.catalogue import CardDef, Catalogue
+    from adjudicator.engine import Engine, _Pending
+    from adjudicator.mechanics.surprises import SurpriseMechanic
     from adjudicator.events import Event
 
 
@@ -29,8 +30,20 @@ def is_surprise_window(w: Window) -> bool:
     return w.kind == "surprise" or w.card_type == SURPRISE
 
 
+def surprise_side(d: CardDef) -> SurpriseMechanic:
+    """The out-of-turn side of the Surprise `d`: its mechanic, which must be one of the
+    Surprise mechanics (every built-in Surprise card names one)."""
+    from adjudicator.mechanics.surprises import SurpriseMechanic   # loaded with the catalogue already
+
+    impl = d.impl
+    if not isinstance(impl, SurpriseMechanic):
+        raise TypeError(f"{d.name} is a Surprise whose mechanic {d.mechanic!r} has no out-of-turn side")
+    return impl
+
+
 class Responses:
-    """The Engine's response windows (a mixin: the engine provides what is declared here)."""
+    """The Engine's response windows (a mixin: the engine provides what is declared here;
+    the hooks it asks receive the engine, which is `self`, hence the casts)."""
 
     state: State
     cat: Catalogue
@@ -79,7 +92,7 @@ class Responses:
     def surprise_out_of_turn(self, player: str, ev: "Event") -> None:
         st = self.state
         d = self.cat.get(ev.key)
-        impl = d.impl
+        impl = surprise_side(d)
         if self._surprise_in_reach(player, d.key, st) is None and not any(
                 w.before is not None and self._surprise_in_reach(player, d.key, w.before) is not None
                 for w in st.windows):
@@ -119,7 +132,7 @@ class Responses:
             raise Rejected(f"{player} cannot cancel their own {self.name(target.card)}", "no-out-of-turn-function-own-turn")
         if counter:
             reason = "any Surprise can cancel another Surprise"
-            cites = ("rule-surprise-cancels-surprise", "counter-surprise-any-time")
+            cites: tuple[str, ...] = ("rule-surprise-cancels-surprise", "counter-surprise-any-time")
         else:
             problem = impl.cannot_answer(self, card, target, player)
             if problem:
@@ -154,7 +167,7 @@ class Responses:
                     return c
         return None
 
-    def _pick_target(self, player: str, ev: "Event", impl) -> Window:
+    def _pick_target(self, player: str, ev: "Event", impl: SurpriseMechanic) -> Window:
         st = self.state
         d = self.cat.get(ev.key)
         if ev.against:
@@ -226,7 +239,7 @@ class Responses:
                 self.say(f"{d.name} comes before any of {victim.name}'s effect, which was still waiting "
                          f"({self._resume.decision.describe()}): none of it happens.",
                          "surprise-cancel-rule-for-everyone" if victim.type == "rule" else "random-tax-surprise-timing")
-            d.impl.cancel(self, card, target, player)
+            surprise_side(d).cancel(self, card, target, player)
             if target.counted and target.by == st.active_player:
                 self.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
                          "canceled-play-not-replaced", "canceled-card-lost-play-used")
@@ -263,7 +276,7 @@ class Responses:
                 if not any(t.source == c for t in st.temp_hands):
                     self.say(f"{self.name(c)} had played {self.name(target.card)}; with that card canceled, what is "
                              f"left of {self.name(c)} is carried out and it is over.", "conserve-cards-on-cancel")
-                    st.defs[c].impl.after_inner_cancel(self, c, target.by)
+                    st.defs[c].impl.after_inner_cancel(cast("Engine", self), c, target.by)
                 self.finish_action(c)
             else:
                 st.resolving.remove(c)
@@ -274,7 +287,7 @@ class Responses:
             if target.kind == "play" and w.card in self.state.in_play():
                 self.say(f"{self.name(target.card)} was played by {w.by}'s use of {self.name(w.card)}; what is left of "
                          "that free action is carried out.", "conserve-cards-on-cancel")
-                self.state.defs[w.card].impl.after_inner_cancel(self, w.card, w.by)
+                self.state.defs[w.card].impl.after_inner_cancel(cast("Engine", self), w.card, w.by)
 
     def _resume_waiting(self, waiting: _Pending, discarded: tuple[int, ...]) -> None:
         """The canceled Surprise had answered a play whose effect was waiting for a

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from adjudicator import strictyaml
 from adjudicator.errors import CatalogueError, InputError
@@ -98,7 +98,7 @@ class Catalogue:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[CardDef]:
         return iter(self.cards.values())
 
     def get(self, key: str) -> CardDef:

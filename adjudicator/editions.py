@@ -8,7 +8,12 @@ tags are shared too), so the seed's names for those are listed here instead.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.names import normalize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import Catalogue
 
 # The seed's set-aside list, for the cards EcoFluxx shares with other editions.
 EASY_ECO_SHARED = ("Draw 3, Play 2 of Them", "Draw 4", "Draw 5", "Play 4", "Play All", "No-Hand Bonus")
@@ -17,7 +22,7 @@ _ALL_OF_MECHANIC = ("keeper_limit", "eats_goal")
 _ALL_OF_TYPE = ("creeper",)
 
 
-def easy_ecofluxx_set_aside(catalogue) -> list[str]:
+def easy_ecofluxx_set_aside(catalogue: Catalogue) -> list[str]:
     """Names of the EcoFluxx cards the Easy EcoFluxx variant sets aside, sorted."""
     shared = {normalize(n) for n in EASY_ECO_SHARED}
     out = set()
@@ -28,7 +33,7 @@ def easy_ecofluxx_set_aside(catalogue) -> list[str]:
     return sorted(out)
 
 
-def easy_ecofluxx_deck(catalogue) -> list[str]:
+def easy_ecofluxx_deck(catalogue: Catalogue) -> list[str]:
     """Names of the EcoFluxx cards that stay in an Easy EcoFluxx deck, sorted."""
     aside = set(easy_ecofluxx_set_aside(catalogue))
     return sorted(c.name for c in catalogue.by_edition("eco") if c.name not in aside and c.type != "basic")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from adjudicator import interactions
 from adjudicator.catalogue import Catalogue
@@ -480,7 +480,7 @@ class Engine(Quantities, Responses):
     # the checkpoint
     # =====================================================================
     @contextmanager
-    def atomic(self):
+    def atomic(self) -> Iterator[None]:
         """Treat everything inside as one atomic event: one checkpoint at the end."""
         self._defer += 1
         try:

@@ -21,12 +21,15 @@ import functools
 import itertools
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import networkx as nx
 
 from adjudicator.errors import CatalogueError
 from adjudicator.mechanics.base import META_RULE, RULE, SLOTS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import Catalogue
 
 RELATIONS = {
     "sets": "governs",                      # rule -> slot
@@ -102,7 +105,7 @@ def _concept(g: nx.MultiDiGraph, node: str) -> str:
     return node
 
 
-def build_graph(catalogue) -> nx.MultiDiGraph:
+def build_graph(catalogue: Catalogue) -> nx.MultiDiGraph:
     """The core graph: cards, slots, concepts and aliases, from the catalogue and the
     mechanics' metadata. Raises CatalogueError naming the card when a rule is
     neither in a slot nor explicitly coexisting with one."""
@@ -157,7 +160,7 @@ def build_graph(catalogue) -> nx.MultiDiGraph:
     return g
 
 
-def add_rulings(g: nx.MultiDiGraph, catalogue, rulings: Iterable[Any]) -> list[str]:
+def add_rulings(g: nx.MultiDiGraph, catalogue: Catalogue, rulings: Iterable[Any]) -> list[str]:
     """Add ruling nodes and their `cites` edges. Returns card names that a ruling names
     but the catalogue does not (yet) hold; those are left out, never guessed."""
     unresolved: list[str] = []
@@ -236,16 +239,16 @@ class InteractionGraph:
 
 
 @functools.lru_cache(maxsize=4)
-def _cached(catalogue_id: int, catalogue) -> InteractionGraph:
+def _cached(catalogue_id: int, catalogue: Catalogue) -> InteractionGraph:
     return InteractionGraph(build_graph(catalogue))
 
 
-def graph_for(catalogue) -> InteractionGraph:
+def graph_for(catalogue: Catalogue) -> InteractionGraph:
     """The core graph for a catalogue (built once)."""
     return _cached(id(catalogue), catalogue)
 
 
-def involved_cards(data: dict, catalogue) -> list[str]:
+def involved_cards(data: dict, catalogue: Catalogue) -> list[str]:
     """The cards a scenario (as plain data) involves: those its events name (played,
     used, answered, chosen), in its variations too, and the rules in force at its start."""
     names: list[Any] = []
@@ -295,7 +298,7 @@ def _edge_phrase(g: nx.MultiDiGraph, u: str, v: str, key: str, forward: bool) ->
     return f"{_label(g, a)} {RELATIONS[key]} {_label(g, b)}"
 
 
-def explain_pair(catalogue, a: str, b: str, max_len: int = 3, *, graph: nx.MultiDiGraph,
+def explain_pair(catalogue: Catalogue, a: str, b: str, max_len: int = 3, *, graph: nx.MultiDiGraph,
                  limit: int = 12) -> list[PathExplanation]:
     """Every typed path (up to `max_len` edges) in `graph` between two cards, one
     sentence per path, with the rulings on its edges; plus the rulings that name both
@@ -363,7 +366,7 @@ def explain_pair(catalogue, a: str, b: str, max_len: int = 3, *, graph: nx.Multi
     return out
 
 
-def neighbors(catalogue, card: str, relation: str | None = None, *, graph: nx.MultiDiGraph) -> list[dict]:
+def neighbors(catalogue: Catalogue, card: str, relation: str | None = None, *, graph: nx.MultiDiGraph) -> list[dict]:
     """The edges of `graph` touching a card: relation, direction, the other end, the ruling."""
     g = graph
     node = card_node(catalogue.resolve(card).key)

@@ -7,7 +7,7 @@ goes through `num`, the one place Inflation acts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from adjudicator.mechanics.base import KEEPER
 
@@ -56,7 +56,7 @@ class Quantities:
         st = self.state
         return any(st.defs[r].mechanic == mechanic for r in st.rules + st.meta_rules)
 
-    def _first(self, hook: str, *args):
+    def _first(self, hook: str, *args: object) -> Any:      # what that hook returns (a number, a quota)
         """The first rule in force that answers (New Rules before the Basic Rules)."""
         st = self.state
         for r in self.rule_cards():

@@ -12,13 +12,16 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import Decision
 from adjudicator.engine import Engine, Entry, StepResult, cites_of
 from adjudicator.errors import InputError, ScenarioFault
 from adjudicator.scenario import Expectation, Scenario, ScenarioEvent, Variation, build_state, load_scenario
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.events import Event
 
 
 @dataclass
@@ -271,11 +274,11 @@ def _deal(engine: Engine) -> None:
     engine.start_turn(st.active_player)
 
 
-def _multiset(cards) -> Counter:
+def _multiset(cards: Iterable[str]) -> Counter[str]:
     return Counter(cards)
 
 
-def _fmt(counter_or_list) -> str:
+def _fmt(counter_or_list: Counter[str] | Iterable[str]) -> str:
     items = sorted(counter_or_list.elements()) if isinstance(counter_or_list, Counter) else list(counter_or_list)
     return "[" + ", ".join(items) + "]"
 
@@ -469,7 +472,7 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
     return Verdict(sc, steps, failures, engine)
 
 
-def _words(ev, sc: Scenario, actor: str) -> str:
+def _words(ev: Event, sc: Scenario, actor: str) -> str:
     from adjudicator.moves import event_words
 
     try:
@@ -576,7 +579,7 @@ def _last_result(steps: list[Step]) -> Step | None:
     return next((s for s in reversed(steps) if s.number > 0), None)
 
 
-def _answers_next(events, i: int) -> bool:
+def _answers_next(events: list[ScenarioEvent], i: int) -> bool:
     return i < len(events) and events[i].event.verb in ("random", "choose", "surprise")
 
 

@@ -9,7 +9,7 @@ left or the Hand Limit are derived on demand by `adjudicator.quantities`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from adjudicator.catalogue import CardDef
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 _MASK = (1 << 64) - 1
+T = TypeVar("T")
 
 
 class Rng:
@@ -38,7 +39,7 @@ class Rng:
     def below(self, n: int) -> int:
         return self._next() % n
 
-    def choice(self, seq):
+    def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]
 
     def shuffle(self, items: list) -> None:

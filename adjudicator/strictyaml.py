@@ -334,7 +334,7 @@ def check_keys(node: Node, allowed: list[str], what: str, required: tuple[str, .
     return mapping
 
 
-def load_plain(text: str, path: str = "<text>"):
+def load_plain(text: str, path: str = "<text>") -> Any:
     """Plain data from YAML text, read exactly as the strict reader reads it."""
     node = parse(text, path)
     return None if node is None else node.plain_data()

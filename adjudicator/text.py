@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 _UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _ONE_LINE = re.compile(f"[\t\n{_UNSAFE}]")
@@ -57,7 +57,7 @@ class PrintableStream:
         self._stream.write(printable(text, keep_newlines=True))
         return len(text)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 

@@ -16,10 +16,17 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from adjudicator.events import Event
 from adjudicator.mechanics.base import BASIC, CREEPER, SURPRISE, UNKNOWN
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import CardDef, Catalogue
+    from adjudicator.engine import Engine
+    from adjudicator.replay import Verdict
+    from adjudicator.scenario import Scenario
+    from adjudicator.state import Window
 
 TYPE_WORDS = {"keeper": "a Keeper", "creeper": "a Creeper", "goal": "a Goal", "ungoal": "an Ungoal",
               "rule": "a New Rule", "meta_rule": "a Meta Rule", "action": "an Action", "surprise": "a Surprise",
@@ -121,7 +128,7 @@ def answer_text(value: Any) -> str:
     return str(value)
 
 
-def event_words(ev: Event, catalogue, actor: str | None = None, target: str | None = None,
+def event_words(ev: Event, catalogue: Catalogue, actor: str | None = None, target: str | None = None,
                 reveal: bool = False) -> str:
     """An engine Event in words. `actor`: who acts when the event does not say;
     `target`: the card a Surprise answers when the event does not name it."""
@@ -148,7 +155,7 @@ def event_words(ev: Event, catalogue, actor: str | None = None, target: str | No
     return ev.describe()
 
 
-def event_entry(ev: Event, catalogue) -> dict[str, Any]:
+def event_entry(ev: Event, catalogue: Catalogue) -> dict[str, Any]:
     """An engine Event as a scenario-format mapping."""
     out: dict[str, Any] = {}
     if ev.verb == "end_turn":
@@ -156,7 +163,7 @@ def event_entry(ev: Event, catalogue) -> dict[str, Any]:
     elif ev.verb in ("choose", "join", "leave"):
         out[ev.verb] = ev.answer
     else:
-        out[ev.verb] = catalogue.get(ev.card).name
+        out[ev.verb] = catalogue.get(ev.key).name
     if ev.by:
         out["by"] = ev.by
     if ev.against:
@@ -164,7 +171,7 @@ def event_entry(ev: Event, catalogue) -> dict[str, Any]:
     return out
 
 
-def _move(engine, ev: Event, reveal: bool = False) -> Move:
+def _move(engine: Engine, ev: Event, reveal: bool = False) -> Move:
     """A legal event as a Move; a Surprise names the play it answers, in words and in the file."""
     if ev.verb == "surprise" and not ev.against:
         w = _surprise_target(engine, ev)
@@ -176,7 +183,7 @@ def _move(engine, ev: Event, reveal: bool = False) -> Move:
 
 # --------------------------------------------------------------------------- the list
 
-def legal_moves(engine, editions: Iterable[str] | None = None, reveals: bool = True) -> list[MoveGroup]:
+def legal_moves(engine: Engine, editions: Iterable[str] | None = None, reveals: bool = True) -> list[MoveGroup]:
     """Everything the rules allow now, grouped; reveals of unseen cards included
     (`editions`: only titles of these catalogues may be revealed)."""
     if engine.pending is not None:
@@ -213,19 +220,21 @@ def legal_moves(engine, editions: Iterable[str] | None = None, reveals: bool = T
     return out
 
 
-def _surprise_target(engine, ev: Event):
+def _surprise_target(engine: Engine, ev: Event) -> Window | None:
     """The response window a Surprise event answers (the engine's own pick), or None."""
     from adjudicator.decisions import Rejected
+    from adjudicator.responses import surprise_side
 
     if not engine.state.windows:
         return None
+    assert ev.by is not None            # a listed Surprise names who plays it
     try:
-        return engine._pick_target(ev.by, ev, engine.cat.get(ev.card).impl)
+        return engine._pick_target(ev.by, ev, surprise_side(engine.cat.get(ev.key)))
     except Rejected:
         return None
 
 
-def _target_words(engine, w=None) -> tuple[str, str] | None:
+def _target_words(engine: Engine, w: Window | None = None) -> tuple[str, str] | None:
     """The card a Surprise answers (default: the last one played), and it described:
     ("Milk", "a Keeper (Milk)")."""
     st = engine.state
@@ -241,14 +250,14 @@ def _target_words(engine, w=None) -> tuple[str, str] | None:
     return name, f"{TYPE_WORDS.get(w.card_type, 'a ' + w.card_type)} ({name})"
 
 
-def _revealable(engine, editions: Iterable[str] | None) -> list:
+def _revealable(engine: Engine, editions: Iterable[str] | None) -> list[CardDef]:
     allowed = set(editions) if editions else None
     # stand-ins (generic cards) are left to typing: the list offers printed titles
     return [c for c in engine.cat if c.type not in (UNKNOWN, BASIC, CREEPER) and not c.generic
             and (allowed is None or allowed & set(c.editions))]
 
 
-def reveal_groups(engine, editions: Iterable[str] | None = None) -> list[MoveGroup]:
+def reveal_groups(engine: Engine, editions: Iterable[str] | None = None) -> list[MoveGroup]:
     """Reveals the rules allow now: for each hand holding `?`, every title not already
     on the table that would be a legal Surprise (while a play can be answered) or a
     legal play (for the player whose turn it is, or who takes it next)."""
@@ -280,7 +289,7 @@ def reveal_groups(engine, editions: Iterable[str] | None = None) -> list[MoveGro
             continue
         by_type: dict[str, list[Move]] = {}
         for ev in _try_reveals(engine, p, "play", cards):
-            by_type.setdefault(engine.cat.get(ev.card).type, []).append(_move(engine, ev, reveal=True))
+            by_type.setdefault(engine.cat.get(ev.key).type, []).append(_move(engine, ev, reveal=True))
         for kind, moves in sorted(by_type.items(), key=lambda kv: _TYPE_ORDER.index(kv[0])
                                   if kv[0] in _TYPE_ORDER else len(_TYPE_ORDER)):
             passes = " (the turn passes)" if p != st.active_player else ""
@@ -289,7 +298,7 @@ def reveal_groups(engine, editions: Iterable[str] | None = None) -> list[MoveGro
     return out
 
 
-def _try_reveals(engine, player: str, verb: str, cards: list) -> list[Event]:
+def _try_reveals(engine: Engine, player: str, verb: str, cards: list[CardDef]) -> list[Event]:
     st = engine.state
     held = {st.defs[c].key for c in st.hands[player]} | {st.defs[c].key for c in engine.unseen_source(player)}
     out = []
@@ -303,9 +312,10 @@ def _try_reveals(engine, player: str, verb: str, cards: list) -> list[Event]:
     return out
 
 
-def answer_groups(engine) -> list[MoveGroup]:
+def answer_groups(engine: Engine) -> list[MoveGroup]:
     """The answers to the pending decision, told by what each one does."""
-    d = engine.pending.decision
+    d = engine.pending.decision if engine.pending is not None else None
+    assert d is not None                # asked only while the engine waits on a decision
     names = d.option_names or [str(o) for o in d.options]
     from adjudicator.replay import who_decides
 
@@ -331,7 +341,7 @@ def answer_groups(engine) -> list[MoveGroup]:
     return [g]
 
 
-def moves_after(sc, seed: int = 0, editions: Iterable[str] | None = None):
+def moves_after(sc: Scenario, seed: int = 0, editions: Iterable[str] | None = None) -> tuple[Verdict, list[MoveGroup]]:
     """The engine after the scenario's main line, and the moves legal there."""
     from adjudicator.replay import replay
 

@@ -23,12 +23,17 @@ cards actually in the game; `suggest(prefix)` completes what is being typed.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from adjudicator.catalogue import UnknownName
 from adjudicator.events import VERBS
 from adjudicator.mechanics.base import SURPRISE, UNKNOWN
 from adjudicator.names import normalize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import Catalogue
+    from adjudicator.engine import Engine
+    from adjudicator.moves import MoveGroup
 
 
 class TypedEventError(ValueError):
@@ -53,7 +58,7 @@ _WORDS = [
 ]
 
 
-def parse_typed_event(text: str, engine=None, catalogue=None, players: Iterable[str] | None = None) -> dict[str, Any]:
+def parse_typed_event(text: str, engine: Engine | None = None, catalogue: Catalogue | None = None, players: Iterable[str] | None = None) -> dict[str, Any]:
     """The scenario event a person typed (file syntax or the menu's words). Raises
     TypedEventError with the fix. `engine` gives the table (players, whose turn it
     is); without it, `catalogue` and `players` are used."""
@@ -129,7 +134,7 @@ class _Splitter:
     """Splits "Stop That! by Cal against Time Portal" into card, by and against, where
     a card's own name may hold those words ("The Robots Have Turned Against Us")."""
 
-    def __init__(self, catalogue, seated: list[str]):
+    def __init__(self, catalogue: Catalogue, seated: list[str]) -> None:
         self.cat = catalogue
         self.seated = {normalize(p) for p in seated}
 
@@ -212,7 +217,7 @@ def _words(text: str, splitter: _Splitter) -> dict[str, Any]:
                           "for example: " + "; ".join(EXAMPLES))
 
 
-def _card(name: str, catalogue, what: str) -> Any:
+def _card(name: str, catalogue: Catalogue, what: str) -> Any:
     try:
         return catalogue.resolve(str(name))
     except UnknownName as exc:
@@ -228,7 +233,8 @@ def _player(name: str, seated: list[str], what: str) -> str:
     raise TypedEventError(f"{what}: no player at the table is called {name!r} (players: {', '.join(seated)})")
 
 
-def _resolve(entry: dict[str, Any], catalogue, seated: list[str], active: str | None, engine) -> dict[str, Any]:
+def _resolve(entry: dict[str, Any], catalogue: Catalogue, seated: list[str], active: str | None,
+             engine: Engine | None) -> dict[str, Any]:
     """Names checked against the catalogue and the table; the menu's "plays" and
     "reveals" settled into `play` or `surprise`."""
     known = set(VERBS) | {"by", "against", "?plays", "?reveal", "?surprise", "?play", "?use"}
@@ -269,7 +275,7 @@ def _resolve(entry: dict[str, Any], catalogue, seated: list[str], active: str | 
     return out
 
 
-def _answer_names(value: Any, catalogue, engine) -> Any:
+def _answer_names(value: Any, catalogue: Catalogue, engine: Engine | None) -> Any:
     """Names in an answer written as the pending decision's options name them (else
     as the catalogue does); anything else as typed."""
     if isinstance(value, list):
@@ -291,7 +297,8 @@ class EventHints:
     file syntax (reveals included), then verbs with the players and cards in the game.
     Built once per position; `suggest` and `matching` are cheap."""
 
-    def __init__(self, engine, editions: Iterable[str] | None = None, reveals: bool = True, groups=None):
+    def __init__(self, engine: Engine, editions: Iterable[str] | None = None, reveals: bool = True,
+                 groups: list[MoveGroup] | None = None) -> None:
         """`groups`: the `legal_moves(engine)` already listed for this position (the
         menu's), so that the list is not made twice."""
         from adjudicator.moves import legal_moves

@@ -98,7 +98,7 @@ class Engine(Quantities, Responses):
     def __init__(self, catalogue: Catalogue, state: State):
         self.cat = catalogue
         self.state = state
-        self.graph = interactions.graph_for(catalogue)
+        self._graph: interactions.InteractionGraph | None = None
         self.pending: _Pending | None = None
         self.entries: list[Entry] = []
         self._answers: list[Answer] = []
@@ -117,6 +117,14 @@ class Engine(Quantities, Responses):
         self._event_turn = 0                      # the turn the running event belongs to
         self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
         self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
+
+    @property
+    def graph(self) -> interactions.InteractionGraph:
+        """The interaction graph, built (once per catalogue) the first time a rule
+        has to be placed: a replay that places none never loads networkx."""
+        if self._graph is None:
+            self._graph = interactions.graph_for(self.cat)
+        return self._graph
 
     # =====================================================================
     # running events

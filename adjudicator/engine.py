@@ -250,7 +250,7 @@ class Engine(Quantities, Responses):
         except Rejected as rej:
             self.state = pend.snapshot
             self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
-            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites)], reason=rej.reason, ruling=rej.ruling,
+            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites, "refusal")], reason=rej.reason, ruling=rej.ruling,
                               decision=pend.resume.decision if pend.resume else None)
         except BadAnswer as bad:
             self.state = pend.snapshot
@@ -316,8 +316,10 @@ class Engine(Quantities, Responses):
     # =====================================================================
     # explanation and decisions (used by mechanics)
     # =====================================================================
-    def say(self, text: str, *cites: str) -> None:
-        self.entries.append(Entry(text, tuple(c for c in cites if c)))
+    def say(self, text: str, *cites: str, kind: str = "") -> None:
+        """One line of the explanation. `kind` marks a line that decides an outcome
+        ("win", "turn_end"), so that a verdict can put it first."""
+        self.entries.append(Entry(text, tuple(c for c in cites if c), kind))
 
     def name(self, card: int) -> str:
         return self.state.defs[card].name
@@ -848,7 +850,8 @@ class Engine(Quantities, Responses):
                 if who == player:
                     self.say(text, *cites)
             extra = [c for g in goals for c in st.defs[g].impl.win_cites(self, g)]
-            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra)
+            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra,
+                     kind="win")
             raise _GameEnded()
         elif len(met) > 1:
             key = frozenset(met)
@@ -1583,9 +1586,10 @@ class Engine(Quantities, Responses):
             self._close_frame(frame, turn_end=True)
         if immediately:
             self.say(f"{player}'s turn ends immediately ({why}): that overrides the Play rule, even Play All, "
-                     "and ends any free actions or Keeper powers for the turn.", "play-all-vs-turn-end")
+                     "and ends any free actions or Keeper powers for the turn.", "play-all-vs-turn-end",
+                     kind="turn_end")
         else:
-            self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence")
+            self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence", kind="turn_end")
         self.comply_with_limits(player)
         for out in st.waiting.values():
             if player not in out:

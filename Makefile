@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/fluxx-judge
 
-# Derandomized (hypothesis profile `ci`): the same examples every run.
+# Derandomized (hypothesis profile `ci`): the same examples every run; spread over the
+# machine's cores by pytest-xdist.
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 # The same properties with fresh random seeds and FLUXX_FUZZ_FACTOR (default 20) times
 # the examples. A failure prints the example (and a @reproduce_failure blob): add it to

@@ -267,8 +267,77 @@ def builtin_card_files() -> list[tuple[str, str]]:
 
 @functools.lru_cache(maxsize=1)
 def default_catalogue() -> Catalogue:
-    """The built-in catalogue (every edition the project knows)."""
+    """The built-in catalogue (every edition the project knows). Checking the card
+    files against the mechanics takes a quarter of a second, so the checked records are
+    kept in the user's cache, keyed by the card files and the mechanics' source; any
+    change to either, or a cache that cannot be read, means checking them again."""
+    files = builtin_card_files()
+    key = _catalogue_key(files)
+    cached = _read_cached_catalogue(key)
+    if cached is not None:
+        return cached
     try:
-        return load_catalogue(builtin_card_files())
+        catalogue = load_catalogue(files)
     except InputError as exc:
         raise CatalogueError(f"the built-in card data is broken: {exc}") from None
+    _write_cached_catalogue(key, catalogue)
+    return catalogue
+
+
+_CACHE_VERSION = 1
+
+
+def _catalogue_key(files: list[tuple[str, str]]) -> str:
+    import hashlib
+
+    h = hashlib.sha256(f"catalogue v{_CACHE_VERSION}\n".encode())
+    for path, text in files:
+        h.update(path.encode() + b"\0" + text.encode("utf-8") + b"\0")
+    mechanics = resources.files("adjudicator") / "mechanics"
+    for entry in sorted(mechanics.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".py"):
+            h.update(entry.name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _catalogue_cache_path():
+    from adjudicator.userdirs import cache_dir
+
+    return cache_dir() / "catalogue.json"
+
+
+def _read_cached_catalogue(key: str) -> Catalogue | None:
+    import json
+
+    try:
+        data = json.loads(_catalogue_cache_path().read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            return None
+        load_all()
+        cards = [CardDef(key=r["key"], name=r["name"], type=r["type"], editions=tuple(r["editions"]),
+                         mechanic=r["mechanic"], params=r["params"], numerals=frozenset(r["numerals"]),
+                         aliases=tuple(r["aliases"]), tags=frozenset(r["tags"]), effect=r["effect"],
+                         certainty=r["certainty"], note=r["note"], generic=r["generic"], copies=r["copies"])
+                 for r in data["cards"]]
+        if any(c.mechanic not in REGISTRY for c in cards):
+            return None
+        return Catalogue(cards)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None          # missing, stale or damaged: the card files are checked again
+
+
+def _write_cached_catalogue(key: str, catalogue: Catalogue) -> None:
+    import json
+
+    from adjudicator.atomic_io import write_atomic
+
+    cards = [{"key": c.key, "name": c.name, "type": c.type, "editions": list(c.editions), "mechanic": c.mechanic,
+              "params": c.params, "numerals": sorted(c.numerals), "aliases": list(c.aliases), "tags": sorted(c.tags),
+              "effect": c.effect, "certainty": c.certainty, "note": c.note, "generic": c.generic, "copies": c.copies}
+             for c in catalogue]
+    try:
+        path = _catalogue_cache_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps({"key": key, "cards": cards}))
+    except (OSError, TypeError, ValueError):
+        pass                 # a cache that cannot be written costs only the next start-up

@@ -98,7 +98,7 @@ class Engine(Quantities, Responses):
     def __init__(self, catalogue: Catalogue, state: State):
         self.cat = catalogue
         self.state = state
-        self.graph = interactions.graph_for(catalogue)
+        self._graph: interactions.InteractionGraph | None = None
         self.pending: _Pending | None = None
         self.entries: list[Entry] = []
         self._answers: list[Answer] = []
@@ -117,6 +117,14 @@ class Engine(Quantities, Responses):
         self._event_turn = 0                      # the turn the running event belongs to
         self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
         self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
+
+    @property
+    def graph(self) -> interactions.InteractionGraph:
+        """The interaction graph, built (once per catalogue) the first time a rule
+        has to be placed: a replay that places none never loads networkx."""
+        if self._graph is None:
+            self._graph = interactions.graph_for(self.cat)
+        return self._graph
 
     # =====================================================================
     # running events
@@ -243,7 +251,7 @@ class Engine(Quantities, Responses):
         except Rejected as rej:
             self.state = pend.snapshot
             self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
-            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites)], reason=rej.reason, ruling=rej.ruling,
+            return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites, "refusal")], reason=rej.reason, ruling=rej.ruling,
                               decision=pend.resume.decision if pend.resume else None)
         except BadAnswer as bad:
             self.state = pend.snapshot
@@ -309,8 +317,10 @@ class Engine(Quantities, Responses):
     # =====================================================================
     # explanation and decisions (used by mechanics)
     # =====================================================================
-    def say(self, text: str, *cites: str) -> None:
-        self.entries.append(Entry(text, tuple(c for c in cites if c)))
+    def say(self, text: str, *cites: str, kind: str = "") -> None:
+        """One line of the explanation. `kind` marks a line that decides an outcome
+        ("win", "turn_end"), so that a verdict can put it first."""
+        self.entries.append(Entry(text, tuple(c for c in cites if c), kind))
 
     def name(self, card: int) -> str:
         return self.state.defs[card].name
@@ -841,7 +851,8 @@ class Engine(Quantities, Responses):
                 if who == player:
                     self.say(text, *cites)
             extra = [c for g in goals for c in st.defs[g].impl.win_cites(self, g)]
-            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra)
+            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra,
+                     kind="win")
             raise _GameEnded()
         elif len(met) > 1:
             key = frozenset(met)
@@ -1576,9 +1587,10 @@ class Engine(Quantities, Responses):
             self._close_frame(frame, turn_end=True)
         if immediately:
             self.say(f"{player}'s turn ends immediately ({why}): that overrides the Play rule, even Play All, "
-                     "and ends any free actions or Keeper powers for the turn.", "play-all-vs-turn-end")
+                     "and ends any free actions or Keeper powers for the turn.", "play-all-vs-turn-end",
+                     kind="turn_end")
         else:
-            self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence")
+            self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence", kind="turn_end")
         self.comply_with_limits(player)
         for out in st.waiting.values():
             if player not in out:

@@ -23,7 +23,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported where a graph is built or walked, not on import
+    import networkx as nx
 
 from adjudicator.errors import CatalogueError
 from adjudicator.mechanics.base import META_RULE, RULE, SLOTS
@@ -109,6 +110,8 @@ def build_graph(catalogue: Catalogue) -> nx.MultiDiGraph:
     """The core graph: cards, slots, concepts and aliases, from the catalogue and the
     mechanics' metadata. Raises CatalogueError naming the card when a rule is
     neither in a slot nor explicitly coexisting with one."""
+    import networkx as nx
+
     g = nx.MultiDiGraph()
     for slot in SLOTS:
         _concept(g, f"slot:{slot}")
@@ -336,6 +339,8 @@ def explain_pair(catalogue: Catalogue, a: str, b: str, max_len: int = 3, *, grap
     skip = {n for n, d in g.nodes(data=True) if d.get("kind") in ("ruling", "scenario", "alias")
             or str(d.get("name", "")).startswith("type:")
             or (d.get("kind") == "card" and n not in (na, nb))}
+    import networkx as nx
+
     view = nx.MultiGraph()
     for u, v, key, data in g.edges(keys=True, data=True):
         if u in skip or v in skip:
@@ -386,6 +391,8 @@ def neighbors(catalogue: Catalogue, card: str, relation: str | None = None, *, g
 # ---------------------------------------------------------------------------
 def _plain(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A copy whose attributes are all strings (GraphML rejects lists and None)."""
+    import networkx as nx
+
     h = nx.MultiDiGraph()
     h.graph.update({k: str(v) for k, v in g.graph.items()})
     for n, d in g.nodes(data=True):
@@ -397,6 +404,8 @@ def _plain(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
 
 
 def export(g: nx.MultiDiGraph, fmt: str) -> str:
+    import networkx as nx
+
     if fmt == "graphml":
         return "\n".join(nx.generate_graphml(_plain(g), named_key_ids=True)) + "\n"
     if fmt == "json":

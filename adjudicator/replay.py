@@ -41,6 +41,7 @@ class Step:
     refusal: str = ""                 # a refusal no expectation asked for (a failure for `check` only)
     words: str = ""                   # the event in words ("Ann plays Milk")
     shared: bool = False              # a variation's step that the line it branches from made
+    turn_number: int = 0              # the table's turn count after the step (a cancel can take it back)
 
     @property
     def cites(self) -> list[str]:
@@ -231,7 +232,7 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
         else:
             st.drawn = sc.position["drawn"]
     _say_copies(engine)
-    setup = Step(0, "set-up", "setup", list(engine.entries), st.compact())
+    setup = Step(0, "set-up", "setup", list(engine.entries), st.compact(), turn_number=st.turn_number)
     engine.entries = []
     return engine, setup
 
@@ -434,7 +435,8 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
                 result = StepResult(more.event, more.status, entries, more.reason, more.ruling, more.decision,
                                     result.turn_over or more.turn_over)
         except ScenarioFault as fault:
-            step = Step(i, label, "fault", [Entry(f"Scenario error: {fault}")], engine.state.compact(), line=ev.line,
+            step = Step(i, label, "fault", [Entry(f"Scenario error: {fault}")], engine.state.compact(),
+                        turn_number=engine.state.turn_number, line=ev.line,
                         note=ev.note, words=words, shared=is_shared)
             msg = f"event {i} ({label}, line {ev.line}): {fault}"
             if is_shared:
@@ -449,7 +451,7 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
             if who is not None:
                 entries.append(who)
         step = Step(i, label, result.status, entries, engine.state.compact(), result.reason, result.ruling,
-                    result.decision, ev.note, line=ev.line, turn_over=result.turn_over, words=words, shared=is_shared)
+                    result.decision, ev.note, turn_number=engine.state.turn_number, line=ev.line, turn_over=result.turn_over, words=words, shared=is_shared)
         for c in step.cites:
             if c not in cited:
                 cited.append(c)
@@ -550,8 +552,24 @@ def dispute_answer(sc: Scenario, verdict: Verdict) -> DisputeAnswer:
         outcome = "done"
         text = f"{words}: allowed." + _consequences(step, verdict)
     lines = [e for e in step.entries if e.cites or e.kind == "reveal"] or list(step.entries)
+    lines = _deciding_first(lines, step)
     rulings = [RulingLine(r) for r in cites_of(lines)]
     return DisputeAnswer(sc.question, n, words, outcome, text, lines, rulings)
+
+
+def _deciding_first(lines: list[Entry], step: Step) -> list[Entry]:
+    """The lines that decide what the Answer says come first: a refusal's reason, a
+    win, a turn ended, then the rest in the order they happened."""
+    table = step.table
+    if step.status == "rejected":
+        wanted = "refusal"
+    elif table.get("winner") or table.get("everyone_loses"):
+        wanted = "win"
+    elif step.turn_over:
+        wanted = "turn_end"
+    else:
+        return lines
+    return sorted(lines, key=lambda e: e.kind != wanted)
 
 
 def _sentence(text: str) -> str:
@@ -564,11 +582,15 @@ def _sentence(text: str) -> str:
 
 def _consequences(step: Step, verdict: Verdict) -> str:
     table = step.table
+    before = next((s for s in reversed(verdict.steps) if s.number < step.number), None)
     parts = []
     if table.get("winner"):
         parts.append(f"{table['winner']} wins.")
     elif table.get("everyone_loses"):
         parts.append("The game ends and everyone loses.")
+    elif before is not None and step.turn_number < before.turn_number:
+        # a cancel took back what ended the turn: the earlier turn goes on
+        parts.append(f"What ended the turn is undone: it is {table['turn']}'s turn again.")
     elif step.turn_over:
         parts.append(f"The turn ends; it is now {table['turn']}'s turn.")
     return (" " + " ".join(parts)) if parts else ""

@@ -516,7 +516,7 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
     from adjudicator.interactions import graph_for
 
     pos = sc.position
-    graph = graph_for(sc.catalogue)
+    graph = graph_for(sc.catalogue) if pos["rules"] else None   # built only when there are rules to judge
     out: list[tuple[Node, str]] = []
     by_slot: dict[str, CardRef] = {}
     for i, ref in enumerate(pos["rules"]):

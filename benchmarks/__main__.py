@@ -29,7 +29,7 @@ TARGETS = {
     "hostile_worst_seconds": (2.0, "max"),
     "hostile_worst_rss_mb": (300.0, "max"),
 }
-MODULES = ["bench_engine", "bench_search", "bench_app", "bench_hostile"]
+MODULES = ["bench_selfplay", "bench_engine", "bench_search", "bench_app", "bench_hostile"]
 
 
 def main() -> int:

@@ -6,20 +6,26 @@ rulebook text into searchable imported records, and `rulings.cli` adds the `sear
 `ruling`, `rulings` and `ingest` subcommands to the `fluxx-judge` command.
 """
 
+from typing import Any
+
 from adjudicator import citations
-from rulings.corpus import Ruling, get, load_corpus, one_line, scenarios_citing
 
 
 class _Corpus:
     """The built-in and imported rulings, as the engine asks for them."""
 
     def one_line(self, ruling_id: str) -> str:
+        from rulings.corpus import one_line
+
         return one_line(ruling_id)
 
     def known_ids(self) -> set[str]:
-        from rulings.corpus import imported_rulings
+        from rulings.corpus import _data_folder, imported_rulings
 
-        return set(load_corpus(strict=False).ids()) | {r.id for r in imported_rulings()}
+        # a record's file is named by its id (the corpus checks it), so the ids are the
+        # file names: no record need be parsed to check a scenario's `cites`
+        built_in = {p.name[:-5] for p in _data_folder().iterdir() if p.name.endswith(".yaml")}
+        return built_in | {r.id for r in imported_rulings()}
 
     def suggest(self, ruling_id: str, ids: list[str]) -> list[str]:
         from rulings.corpus import suggest_ids
@@ -30,3 +36,13 @@ class _Corpus:
 citations.register(_Corpus())
 
 __all__ = ["Ruling", "get", "load_corpus", "one_line", "scenarios_citing"]
+
+
+def __getattr__(name: str) -> Any:
+    """`rulings.get` and the rest load the corpus module on first use, so that importing
+    the package (as `fluxx-judge --help` does, for its subcommands) stays cheap."""
+    if name in __all__:
+        from rulings import corpus
+
+        return getattr(corpus, name)
+    raise AttributeError(f"module 'rulings' has no attribute {name!r}")

@@ -8,31 +8,9 @@ Nothing here ever writes inside the project checkout.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-APP = "fluxx-judge"
-ENV_CACHE = "FLUXX_JUDGE_CACHE"
-
-
-def cache_dir() -> Path:
-    """Directory for rebuildable files (the search index)."""
-    override = os.environ.get(ENV_CACHE)
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir(APP))
-
-
-def data_dir() -> Path:
-    """Directory for the user's own data (imported rulings)."""
-    override = os.environ.get(ENV_CACHE)
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP))
+from adjudicator.userdirs import APP, ENV_CACHE, cache_dir, data_dir  # noqa: F401 (one place decides)
 
 
 def index_root() -> Path:

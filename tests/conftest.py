@@ -20,12 +20,15 @@ from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
-FIGURES: list[str] = []  # figures tests report (the relevance set's), printed after the run
-
-
 def pytest_terminal_summary(terminalreporter):
-    for line in FIGURES:
-        terminalreporter.write_line(line)
+    """Figures that tests report with `record_property("figure", ...)` (the relevance
+    set's), printed after the run; they travel with the reports from parallel workers."""
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) == "call":
+                for key, value in getattr(report, "user_properties", ()):
+                    if key == "figure":
+                        terminalreporter.write_line(str(value))
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("ci", derandomize=True, database=None, deadline=None, max_examples=100,

@@ -196,3 +196,55 @@ def test_rejected_event_changes_nothing():
     result = engine.submit(Event("play", "Milk", by=engine.state.players[1]))
     assert result.status == "rejected"
     assert engine.state.compact() == before
+
+
+def hide_hands(engine: Engine, rng: random.Random) -> None:
+    """Make some cards in the other players' hands unseen ('?'), as at a real table."""
+    from adjudicator.catalogue import UNKNOWN_CARD
+
+    st_ = engine.state
+    for p in st_.players:
+        if p == st_.active_player:
+            continue
+        for c in st_.hands[p]:
+            if rng.random() < 0.6:
+                st_.defs[c] = UNKNOWN_CARD
+
+
+def play_with_reveals(engine: Engine, rng: random.Random, steps: int) -> int:
+    """Random play from the grouped legal moves, reveals of unseen cards included,
+    checking every invariant after each event: a reveal turns a '?' into a card, it
+    never adds or loses one."""
+    from adjudicator.moves import legal_moves
+
+    total = len(engine.state.every_card())
+    check_invariants(engine, total)
+    revealed = 0
+    for _ in range(steps):
+        if engine.pending is not None:
+            if engine.pending.decision.chance:
+                engine.answer_by_chance()
+            else:
+                assert engine.submit(Event("choose", answer=answer_for(engine, rng))).status != "rejected"
+        else:
+            moves = [m for g in legal_moves(engine) for m in g.moves]
+            if not moves:
+                break
+            reveals = [m for m in moves if m.reveal]
+            move = rng.choice(reveals) if reveals and rng.random() < 0.5 else rng.choice(moves)
+            result = engine.submit(move.event)
+            assert result.status != "rejected", (move.syntax, result.reason)
+            revealed += move.reveal
+        check_invariants(engine, total)
+    return revealed
+
+
+@pytest.mark.parametrize("deck", ["base", "star", "base+faq"])
+def test_random_play_with_unseen_hands_keeps_every_card(deck):
+    revealed = 0
+    for seats in (2, 3, 4):
+        rng = random.Random(seats)
+        engine = random_position(2_000 * seats, deck, seats)
+        hide_hands(engine, rng)
+        revealed += play_with_reveals(engine, rng, 12)
+    assert revealed, "the sweep revealed no unseen card: it would prove nothing about reveals"

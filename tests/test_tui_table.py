@@ -144,3 +144,12 @@ def test_renaming_a_player_reaches_the_what_if_lines():
     rename_player(doc, "Ben", "Bob")
     assert "Ben" not in str(doc) and "ben" not in str(doc)
     assert doc["variations"][0]["variations"][0]["events"][0]["by"] == "Bob"
+
+
+def test_a_huge_copy_count_is_refused_never_a_crash():
+    from adjudicator.limits import MAX_COPIES
+    from tui.position import split_copies
+
+    assert split_copies("Milk x3") == ("Milk", 3)
+    assert split_copies("Milk x" + "9" * 5000) == ("Milk", MAX_COPIES + 1)   # int() would refuse 4,300+ digits
+    assert split_copies("? x0007") == ("?", 7)

@@ -37,6 +37,19 @@ def wait_for(session: str, *texts: str, timeout: float = 30.0) -> str:
     raise AssertionError(f"never saw {texts!r} on the screen; it showed:\n{shown}")
 
 
+def wait_gone(session: str, text: str, timeout: float = 30.0) -> str:
+    """Wait until `text` has left the screen (a dialog has closed): keys sent while a
+    dialog is still closing would land on the widget below it."""
+    end = time.monotonic() + timeout
+    shown = ""
+    while time.monotonic() < end:
+        shown = screen(session)
+        if text not in shown:
+            return shown
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} stayed on the screen; it showed:\n{shown}")
+
+
 def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path):
     if not EXE.exists():
         pytest.skip(f"{EXE} is not installed (`make run` or `make test` installs it)")
@@ -59,6 +72,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         wait_for(session, "Go to...", "Enter: go")
         text(zone)
         keys("Enter")
+        wait_gone(session, "Enter: go")
         for name in names:
             wait_for(session, "a Add card")           # the zone has the keyboard (its keys in the footer)
             keys("a")
@@ -66,6 +80,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
             text(name)
             time.sleep(0.2)
             keys("Enter")
+            wait_gone(session, "Add a card to")      # the dialog has closed
             wait_for(session, "Go to zone")          # back on the Table screen
 
     try:
@@ -76,6 +91,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
             keys("n")
             wait_for(session, "Name of the new player")
             keys("Enter")
+            wait_gone(session, "Name of the new player")
         wait_for(session, "Cal")
         card("rules", "play all")
         card("ann hand", "time portal", "the moon")
@@ -87,6 +103,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         wait_for(session, "The question in dispute")
         text("Does Ann's turn end when she plays Time Portal under Play All?")
         keys("Enter")
+        wait_gone(session, "The question in dispute")
         wait_for(session, "Problems: none")
 
         keys("F3")                                    # replay: the menu offers only what is legal

@@ -107,10 +107,14 @@ def set_zone(table: dict, zone: str, items: list) -> None:
 
 
 def split_copies(entry: str) -> tuple[str, int]:
-    """'Milk x2' -> ('Milk', 2); 'Milk' -> ('Milk', 1)."""
+    """'Milk x2' -> ('Milk', 2); 'Milk' -> ('Milk', 1). A count too long to be a count
+    reads as one past the limit (the loader and the editor refuse it), never a crash."""
+    from adjudicator.limits import MAX_COPIES
+
     m = _COPIES.match(entry.strip())
     if m:
-        return m.group(1), int(m.group(2))
+        digits = m.group(2).lstrip("0") or "0"
+        return m.group(1), int(digits) if len(digits) <= 6 else MAX_COPIES + 1
     return entry, 1
 
 

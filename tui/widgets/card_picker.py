@@ -92,7 +92,13 @@ class CardPicker(ModalScreen[str | None]):
 
     @on(Input.Submitted, "#card-input")
     def _submitted(self, event: Input.Submitted) -> None:
+        from adjudicator.limits import MAX_COPIES
+        from tui.position import split_copies
+
         event.stop()
+        if not 1 <= split_copies(event.value.strip())[1] <= MAX_COPIES:
+            self.notify(f"The number of copies must be from 1 to {MAX_COPIES}.", severity="warning", markup=False)
+            return
         result = self._result()
         if result is None:
             self.notify("No card matches that name.", severity="warning", markup=False)

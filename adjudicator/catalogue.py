@@ -11,13 +11,16 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from adjudicator import strictyaml
 from adjudicator.errors import CatalogueError, InputError
 from adjudicator.mechanics import REGISTRY, load_all
 from adjudicator.mechanics.base import CARD_TYPES, UNKNOWN, Mechanic
 from adjudicator.names import normalize, suggest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
 
 EDITIONS = {
     "base": "Fluxx 5.0",
@@ -300,7 +303,7 @@ def _catalogue_key(files: list[tuple[str, str]]) -> str:
     return h.hexdigest()
 
 
-def _catalogue_cache_path():
+def _catalogue_cache_path() -> Path:
     from adjudicator.userdirs import cache_dir
 
     return cache_dir() / "catalogue.json"

@@ -520,6 +520,7 @@ def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
     out: list[tuple[Node, str]] = []
     by_slot: dict[str, CardRef] = {}
     for i, ref in enumerate(pos["rules"]):
+        assert graph is not None        # (there are rules)
         if ref.card.type != RULE:
             out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, not a New Rule; "
                                   "it cannot stand among the rules"))

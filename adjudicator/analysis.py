@@ -98,7 +98,8 @@ class Analysis:
         if self.game_over:
             return "The game is over: there is nothing to analyse."
         if self.can_win:
-            out.append(f"{self.player} can win this turn in {len(self.line)} step(s):")
+            n = len(self.line)
+            out.append(f"{self.player} can win this turn in {n} step{'s' if n != 1 else ''}:")
             out += [f"  {i}. {_flow(e)}" for i, e in enumerate(self.line, 1)]
         elif self.wins_by_chance:
             out.append(f"{self.player} has no sure win this turn; some lines win only if chance (or another "

@@ -23,9 +23,10 @@ plays in either order that reach the same table are searched once.
 
 The value of a position is the length of the shortest forced win from it (0: the
 player has won; no value: no win). The search is a depth-first walk over the whole
-turn, bounded by a time limit and a number of positions (engine steps); when a
-bound cuts it short the report says `exhausted: false`, and a line found so far is
-still a real win, though maybe not the shortest.
+turn, bounded by a time limit and a number of positions (engine steps), and lines
+by a length of MAX_DEPTH events (free actions can go on and on); when a bound cuts
+it short the report says `exhausted: false`, and a line found so far is still a real
+win, though maybe not the shortest.
 
 Once a winning line is known, every Surprise in a visible hand (the other players'
 known cards, and the active player's own) is tried against each step of it with the
@@ -118,7 +119,9 @@ class Analysis:
                            + ".")
         if self.gives_win_to:
             out.append(f"Careful: some lines hand the win to {', '.join(self.gives_win_to)}.")
-        how = "exhausted" if self.exhausted else f"NOT exhausted (cut off by {self.cut or 'a decision not searched'})"
+        why = {"time": "the time limit", "positions": "the position limit",
+               "depth": f"lines longer than {MAX_DEPTH} events"}.get(self.cut, "a decision not searched in full")
+        how = "exhausted" if self.exhausted else f"NOT exhausted (cut off by {why})"
         out.append(f"Search {how}: {self.positions} positions in {self.seconds:.2f} s.")
         if self.incomplete:
             out.append("Not every answer was searched for: " + "; ".join(self.incomplete) + ".")
@@ -165,6 +168,19 @@ def position_key(state, pending=None) -> int:
     return hash(parts)
 
 
+def _deals(names: list[str], players: list[str], each: int):
+    """Every way to give `each` of the cards to every player (copies of a title alike)."""
+    if not players:
+        yield {}
+        return
+    for hand in dict.fromkeys(itertools.combinations(names, each)):
+        rest = list(names)
+        for n in hand:
+            rest.remove(n)
+        for deal in _deals(rest, players[1:], each):
+            yield {players[0]: list(hand), **deal}
+
+
 class _Search:
     def __init__(self, engine, seconds: float, positions: int):
         self.engine = engine
@@ -178,6 +194,7 @@ class _Search:
         self.winners: dict[str, None] = {}
         self.incomplete: dict[str, None] = {}
         self.cut = ""
+        self.too_deep = False              # some line was longer than MAX_DEPTH events
         self.root = engine.state
         self.root_best: _Node | None = None
 
@@ -240,28 +257,41 @@ class _Search:
             if len(values) > MAX_ANSWERS:
                 self.incomplete[f"{d.describe()} (first {MAX_ANSWERS} of {len(values)} answers)"] = None
                 values = values[:MAX_ANSWERS]
-        else:   # a deal: too many ways to enumerate; the engine's own default order is tried
-            self.incomplete[f"{d.describe()} (one deal tried)"] = None
-            values = [{d.by: list(names)}]
+        else:   # a deal
+            st = self.engine.state
+            players = [p for p in self.engine.seat_order(start=d.by) if p not in st.eliminated] \
+                if d.by in st.players else []
+            cards = [st.defs[o].name if isinstance(o, int) else str(o) for o in d.options]
+            if d.count and players and len(cards) == d.count * len(players):
+                values = list(itertools.islice(_deals(sorted(cards), players, d.count), MAX_ANSWERS + 1))
+                if len(values) > MAX_ANSWERS:
+                    self.incomplete[f"{d.describe()} (first {MAX_ANSWERS} deals)"] = None
+                    values = values[:MAX_ANSWERS]
+            else:   # a deal of another shape: the engine's own default is tried
+                self.incomplete[f"{d.describe()} (one deal tried)"] = None
+                values = [{d.by: cards}]
         return [(Event("choose", answer=v), {"choose": v}) for v in values]
 
     # -- the walk ------------------------------------------------------------------
-    def over(self, state, pending) -> bool:
-        return pending is None and (state.game_over or state.turn_number != self.turn or state.phase == "ending")
+    def over(self, state) -> bool:
+        """The turn is over: a later turn began, it is ending, or nothing is left to do
+        in it (no play, temporary hand, duty or free action: `Engine.turn_over_since`)."""
+        self.engine.state, self.engine.pending = state, None
+        return self.engine.turn_over_since(self.turn)
 
     def value(self, state, pending) -> _Node:
         if state.winner == self.player:
             return _Node(0, True)
-        if state.game_over or (pending is None and (state.turn_number != self.turn or state.phase == "ending")):
+        if state.game_over or (pending is None and self.over(state)):
             return _Node(_NO_WIN, False)
         k = self.key(state, pending)
         if k in self.table:
             return self.table[k]
         if k in self.on_path:           # a loop of free actions: no progress this way
             return _Node(_NO_WIN, False)
-        if len(self.on_path) >= MAX_DEPTH:
-            self.cut = "depth"
-            raise _Cut()
+        if len(self.on_path) >= MAX_DEPTH:   # this branch only: the rest of the turn is still searched
+            self.too_deep = True
+            return _Node(_NO_WIN, False)
         self.on_path.add(k)
         try:
             node = self.expand(state, pending)
@@ -337,12 +367,14 @@ def analyse(engine, seconds: float = DEFAULT_SECONDS, positions: int = DEFAULT_P
         root = search.value(st, engine.pending)
     except _Cut:
         root = None
+    except RecursionError:     # an engine chain deeper than Python allows: cut like a bound
+        search.cut, root = "depth", None
     finally:
         engine.state, engine.pending = saved
     if root is None:      # cut off: the best line from the root found so far, if any
         root = search.root_best
-    report.exhausted = not search.cut and not search.incomplete
-    report.cut = search.cut
+    report.exhausted = not search.cut and not search.incomplete and not search.too_deep
+    report.cut = search.cut or ("depth" if search.too_deep else "")
     report.incomplete = list(search.incomplete)
     report.gives_win_to = sorted(search.winners)
     report.positions = search.steps

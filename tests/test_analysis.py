@@ -93,11 +93,29 @@ def test_a_win_that_depends_on_chance_is_not_a_sure_win(tmp_path):
     assert wins_when_replayed(tmp_path, "chance-sure.yaml", sure.line) == "Ann"
 
 
+def test_a_deal_is_searched_in_every_way_the_dealer_may_make_it(tmp_path):
+    r = report("deal.yaml")
+    assert r.can_win and r.exhausted and not r.incomplete
+    assert r.line[0] == {"play": "Everybody Gets 1"} and r.line[2] == {"play": "Cookies"}
+    assert r.line[1]["choose"]["Ann"] == ["Cookies"]
+    assert wins_when_replayed(tmp_path, "deal.yaml", r.line) == "Ann"
+
+
 def test_the_bounds_cut_the_search_honestly():
     r = report("win-in-two.yaml", positions=1)
     assert not r.exhausted and r.cut == "positions" and r.positions == 1
     r = report("win-in-two.yaml", seconds=1e-9)
     assert not r.exhausted and r.cut == "time"
+
+
+def test_lines_longer_than_the_depth_bound_are_cut_honestly(monkeypatch):
+    import adjudicator.analysis as analysis
+
+    monkeypatch.setattr(analysis, "MAX_DEPTH", 1)
+    r = report("win-in-two.yaml")          # the win needs two plays: beyond a one-event bound
+    assert not r.can_win and not r.exhausted and r.cut == "depth"
+    assert "cut off by lines longer than 1 events" in r.text()
+    assert report("win-in-one.yaml").exhausted
 
 
 def test_after_a_chosen_step(tmp_path):

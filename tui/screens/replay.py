@@ -194,6 +194,8 @@ class ReplayScreen(Screen):
                         severity="error", timeout=8, markup=False)
             return
         self._reverting = None
+        if self.results.get(line_idx, (None,))[0] is not verdict:     # the line changed: its reports are stale
+            self.analyses = {k: a for k, a in self.analyses.items() if k[1] != line_idx}
         self.results[line_idx] = (verdict, err)
         if line_idx != self.current:
             return

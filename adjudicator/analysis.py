@@ -12,7 +12,8 @@ Outcomes nobody at the table controls are treated as adversarial: a draw of chan
 (Random Tax, a random pick) and a decision another player makes (a discard, a
 choice of theirs) must lead to the win whatever they are. So `can_win` means a
 forced win; a line that wins for some outcomes of chance but not all is reported
-as `wins_by_chance` instead.
+as `wins_by_chance` instead. Through a draw of chance the line shown follows the
+outcome that needs the most steps.
 
 A position is the table (`State`) plus the event still waiting for a decision and
 the answers given so far. Its key is a hash of the zones (hands and keepers as
@@ -78,7 +79,7 @@ class Analysis:
     exhausted: bool
     stopped_by: list[Stop] = field(default_factory=list)
     gives_win_to: list[str] = field(default_factory=list)
-    wins_by_chance: bool = False      # some line wins for some outcomes of chance or other players' choices
+    wins_by_chance: bool = False      # no sure win, but some line wins for some outcomes of chance
     positions: int = 0                # engine steps taken
     seconds: float = 0.0
     cut: str = ""                     # why the search stopped early: "time" or "positions"
@@ -102,9 +103,11 @@ class Analysis:
             n = len(self.line)
             out.append(f"{self.player} can win this turn in {n} step{'s' if n != 1 else ''}:")
             out += [f"  {i}. {_flow(e)}" for i, e in enumerate(self.line, 1)]
+            if any("random" in e for e in self.line):
+                out.append("  (the win holds whatever chance picks; the line shows the outcome that needs the "
+                           "most steps)")
         elif self.wins_by_chance:
-            out.append(f"{self.player} has no sure win this turn; some lines win only if chance (or another "
-                       "player's choice) goes their way.")
+            out.append(f"{self.player} has no sure win this turn; some lines win only if chance goes their way.")
         else:
             out.append(f"{self.player} cannot win this turn" + ("." if self.exhausted else
                                                                  " (as far as the search went)."))
@@ -395,6 +398,8 @@ def stops(engine, line: list[Event]) -> list[Stop]:
     (played from the engine's position): each one's player, card and the step it answers."""
     saved = engine.state, engine.pending
     found: dict[tuple[str, str, int], Stop] = {}
+    if engine.pending is not None:       # answering a decision adds to the waiting event's answers: work on a copy
+        engine.pending = dataclasses.replace(engine.pending, answers=list(engine.pending.answers))
     try:
         for i, ev in enumerate(line, 1):
             try:

@@ -145,3 +145,15 @@ def test_the_command_prints_the_report_as_json(capsys):
 def test_the_command_refuses_bad_bounds(capsys, argv, message):
     assert main(["analyse", str(DATA / "no-win.yaml"), *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_engine_is_left_as_it_was_even_while_a_decision_waits():
+    sc = load_scenario(str(DATA / "deal.yaml"))
+    engine, _ = start_engine(sc)
+    engine.submit(Event("play", engine.cat.resolve("Everybody Gets 1").key))
+    state, pending, answers = engine.state, engine.pending, list(engine.pending.answers)
+    before = state.compact()
+    r = analyse(engine)                       # Ann's deal is the first step of the line
+    assert r.can_win and "Ann" in r.line[0]["choose"] and r.line[1] == {"play": "Cookies"}
+    assert engine.state is state and engine.pending is pending and pending.answers == answers
+    assert state.compact() == before

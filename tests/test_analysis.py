@@ -79,6 +79,14 @@ def test_a_win_that_canceled_plans_could_stop():
                                                     "against": "Milk & Cookies"}]
 
 
+def test_only_the_surprises_the_engine_accepts_are_named_four_players():
+    r = report("four-players-surprises.yaml")
+    assert r.can_win and r.line == [{"play": "Money"}]
+    # Veto! (a New Rule), Stop That! (an Action) and Canceled Plans (a Goal) cannot answer a Keeper
+    assert [(s.by, s.card, s.at) for s in r.stopped_by] == [("Ben", "That's Mine", 1)]
+    assert r.unseen == {"Cal": 1}
+
+
 def test_a_line_that_hands_the_win_to_another_player():
     r = report("gives-win.yaml")
     assert not r.can_win and r.exhausted

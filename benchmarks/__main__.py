@@ -28,8 +28,9 @@ TARGETS = {
     "app_peak_rss_mb": (150.0, "max"),
     "hostile_worst_seconds": (2.0, "max"),
     "hostile_worst_rss_mb": (300.0, "max"),
+    "analysis_positions_per_second": (1_000, "min"),
 }
-MODULES = ["bench_selfplay", "bench_engine", "bench_search", "bench_app", "bench_hostile"]
+MODULES = ["bench_selfplay", "bench_engine", "bench_search", "bench_app", "bench_hostile", "bench_analysis"]
 
 
 def main() -> int:

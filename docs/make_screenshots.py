@@ -3,7 +3,8 @@
     .venv/bin/python docs/make_screenshots.py
 
 Runs the real app headless at 120x40 on the dispute of docs/walkthrough.md and saves
-one SVG per main screen with `App.save_screenshot()`.
+one SVG per main screen with `App.save_screenshot()`; then the Analysis panel on a
+position of its own (`docs/make_screenshots.py analysis` takes that one alone).
 """
 
 from __future__ import annotations
@@ -40,6 +41,25 @@ DISPUTE = {
     },
 }
 PLAY = {"play": "Time Portal", "by": "Ann"}
+
+# The Analysis panel's position: Ann can win in two plays, Cal's Canceled Plans could
+# stop the second, and Toast would hand the win to Ben.
+ANALYSIS = {
+    "format": 1,
+    "id": "analysis-can-ann-win",
+    "title": "Can Ann still win this turn?",
+    "question": "Can Ann win this turn, and can anyone stop her?",
+    "table": {
+        "players": ["Ann", "Ben", "Cal"],
+        "turn": "Ann",
+        "rules": ["Play 2"],
+        "goals": ["Hippyism"],
+        "hands": {"Ann": ["Cookies", "Milk & Cookies", "Toast", "Dreams"], "Ben": ["? x3"],
+                  "Cal": ["Canceled Plans", "?"]},
+        "keepers": {"Ann": ["Milk"], "Ben": ["Bread", "The Toaster"]},
+        "draw_pile": ["? x10"],
+    },
+}
 WHAT_IF = {"surprise": "Stop That!", "by": "Cal", "against": "Time Portal"}
 
 
@@ -150,6 +170,31 @@ async def shoot() -> list[str]:
     return saved
 
 
+async def shoot_analysis() -> list[str]:
+    """The Replay screen with its Analysis panel open (n) on the set-up."""
+    os.environ.setdefault("FLUXX_JUDGE_CACHE", tempfile.mkdtemp(prefix="fluxx-judge-shots-"))
+    from tui.app import FluxxJudgeApp
+    from tui.screens.replay import ReplayScreen
+    from tui.session import Session
+
+    IMG.mkdir(parents=True, exist_ok=True)
+    app = FluxxJudgeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        app.session = Session(doc=copy.deepcopy(ANALYSIS))
+        replay = app.show_mode("replay")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and replay.verdict is not None
+                    and not replay.busy)
+        await pilot.press("n")
+        await until(pilot, lambda: "Search" in str(replay.query_one("#analysis-text").render()))
+        await pilot.pause(0.5)
+        return [app.save_screenshot("analysis.svg", str(IMG))]
+
+
+async def main(which: list[str]) -> list[str]:
+    saved = [] if which == ["analysis"] else await shoot()
+    return saved + await shoot_analysis()
+
+
 if __name__ == "__main__":
-    for path in asyncio.run(shoot()):
+    for path in asyncio.run(main(sys.argv[1:])):
         print(path)

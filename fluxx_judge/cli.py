@@ -131,6 +131,25 @@ def cmd_moves(args) -> int:
     return 0
 
 
+def cmd_analyse(args) -> int:
+    from adjudicator.analysis import analyse_scenario
+    from adjudicator.scenario import load_scenario
+
+    if args.seconds <= 0 or args.positions < 1:
+        print("fluxx-judge: --seconds must be above 0 and --positions at least 1", file=sys.stderr)
+        return 2
+    sc = load_scenario(args.file)
+    report = analyse_scenario(sc, after=args.after, seed=args.seed, seconds=args.seconds, positions=args.positions)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        where = f"after event {args.after}" if args.after is not None else \
+            f"after event {len(sc.events)}" if sc.events else "from the set-up"
+        print(f"Analysis of {sc.id} {where}:")
+        print(report.text())
+    return 0
+
+
 def cmd_cards(args) -> int:
     from adjudicator.catalogue import EDITIONS, default_catalogue
 
@@ -177,6 +196,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_moves)
+    p = sub.add_parser("analyse", aliases=["analyze"], help="search the rest of the active player's turn: can they "
+                       "win, by which line, which visible Surprises could stop it")
+    p.add_argument("file")
+    p.add_argument("--after", type=int, metavar="N", help="analyse after event N (default: the last; 0: the set-up)")
+    p.add_argument("--seconds", type=float, default=2.0, help="time limit of the search (default 2)")
+    p.add_argument("--positions", type=int, default=20_000, help="positions searched at most (default 20000)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_analyse)
     p = sub.add_parser("cards", help="list the card catalogue")
     p.add_argument("--edition", help="base, creeper-pack, star, eco, pirate, mystery, anatomy, faq")
     p.add_argument("--json", action="store_true")

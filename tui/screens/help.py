@@ -52,7 +52,10 @@ pending decision, and reveals of unseen cards grouped by what the rules allow; o
 any event, in the menu's words or the file's syntax. On an earlier step, **a** or **b**
 branches a *what if* line, saved with the scenario: **l** switches lines, **k** makes
 the current line the scenario's own (the old one is kept as a what-if), **x** drops the
-last event, **Delete** removes a what-if line.
+last event, **Delete** removes a what-if line. **n** opens the Analysis panel: from
+the selected step, can the player whose turn it is still win this turn, by which line,
+which Surprises in visible hands could stop it, and does some line hand the win to
+someone else (the search runs in the background and says when it was cut short).
 
 ## Rulings (F4): search
 

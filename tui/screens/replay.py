@@ -1,6 +1,7 @@
 """The Replay screen: the question and its answer first, then the dispute step by step,
 each step's table and explanation; events added from menus of what the engine allows
-now; "what if" lines branched, kept in the scenario (`variations:`) and stepped through.
+now; "what if" lines branched, kept in the scenario (`variations:`) and stepped through;
+an Analysis panel (n) searching the rest of the turn from the selected step.
 
 Every line is replayed by the engine in a worker thread; a result that arrives after a
 newer request is dropped. Lines are read from the session's document each time it
@@ -51,6 +52,7 @@ class ReplayScreen(Screen):
         Binding("q", "question", "Question"),
         Binding("d", "disputed", "Disputed", show=False),
         Binding("t", "toggle_table", "Table/why", show=False),
+        Binding("n", "toggle_analysis", "Analysis"),
         Binding("x", "drop", "Drop last", show=False),
         Binding("k", "keep_line", "Keep line", show=False),
         Binding("delete", "remove_line", "Remove line", show=False),
@@ -71,6 +73,7 @@ class ReplayScreen(Screen):
         self._then = None
         self._reverting: dict[str, Any] | None = None
         self._moves: tuple[Any, Any] | None = None   # (verdict, its legal moves) from the last menu
+        self.analyses: dict[tuple[int, int, int], Any] = {}   # (verdict id, line, step) -> the Analysis report
         self.mounted = False
 
     def compose(self) -> ComposeResult:
@@ -90,6 +93,8 @@ class ReplayScreen(Screen):
                         yield Static("", id="table-text")
                     with VerticalScroll(id="explain-view"):
                         yield Static("", id="explain-text")
+                with VerticalScroll(id="analysis-view"):
+                    yield Static("", id="analysis-text")
                 yield OptionList(id="cites")
                 yield Static("", id="verdict")
         yield Footer(compact=True, show_command_palette=False)
@@ -97,6 +102,7 @@ class ReplayScreen(Screen):
     def on_mount(self) -> None:
         self.mounted = True
         self.query_one("#replay-error").display = False
+        self.query_one("#analysis-view").display = False
         self.query_one("#steps", OptionList).focus()
         self._load_corpus()
         self.sync_session()
@@ -188,6 +194,8 @@ class ReplayScreen(Screen):
                         severity="error", timeout=8, markup=False)
             return
         self._reverting = None
+        if self.results.get(line_idx, (None,))[0] is not verdict:     # the line changed: its reports are stale
+            self.analyses = {k: a for k, a in self.analyses.items() if k[1] != line_idx}
         self.results[line_idx] = (verdict, err)
         if line_idx != self.current:
             return
@@ -383,6 +391,7 @@ class ReplayScreen(Screen):
         self.query_one("#explain-text", Static).update(self._explain_text(step, i == n))
         self._show_cites(step)
         self._show_head()
+        self._show_analysis()
 
     @staticmethod
     def _table_text(prev: dict | None, table: dict) -> Text:
@@ -485,6 +494,59 @@ class ReplayScreen(Screen):
         for opt in list(ol.options):
             if opt.id and not opt.disabled:
                 ol.replace_option_prompt(opt.id, self._cite_prompt(opt.id))
+
+    # -- analysis ------------------------------------------------------------------
+    def action_toggle_analysis(self) -> None:
+        """Show or hide the Analysis panel: can the player whose turn it is at the
+        selected step still win this turn, and how."""
+        view = self.query_one("#analysis-view")
+        view.display = not view.display
+        self._show_analysis()
+
+    def _analysis_key(self) -> tuple[int, int, int] | None:
+        v = self.verdict
+        return None if v is None else (id(v), self.current, self.step_index)
+
+    def _show_analysis(self) -> None:
+        view = self.query_one("#analysis-view")
+        key = self._analysis_key()
+        if not view.display or key is None:
+            return
+        view.border_title = f"Analysis after step {self.step_index} (n hides it)"
+        text = self.query_one("#analysis-text", Static)
+        if key in self.analyses:
+            text.update(self._analysis_text(self.analyses[key]))
+            return
+        text.update(Text("searching the rest of the turn...", style="italic"))
+        self._analysis_worker(key, self._snapshot(), copy.deepcopy(self.lines[self.current]))
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def _analysis_worker(self, key: tuple[int, int, int], snap: Session, line: Line) -> None:
+        try:
+            from adjudicator.analysis import analyse_scenario
+            from tui.variations import scenario_for
+
+            sc = snap.parse(scenario_for(snap.doc, line))
+            found: Any = analyse_scenario(sc, after=min(key[2], len(sc.events)))
+        except Exception as exc:      # an input error or an engine fault: said in the panel, never a crash
+            found = exc
+        self.app.call_from_thread(self._analysed, key, found)
+
+    def _analysed(self, key: tuple[int, int, int], found: Any) -> None:
+        self.analyses[key] = found
+        if key == self._analysis_key():
+            self._show_analysis()
+
+    @staticmethod
+    def _analysis_text(found: Any) -> Text:
+        if isinstance(found, Exception):
+            return Text(f"The analysis could not run: {getattr(found, 'message', found)}", style="red")
+        t = Text()
+        head, _, rest = found.text().partition("\n")
+        t.append(head, style="bold green" if found.can_win else "bold")
+        if rest:
+            t.append("\n" + rest)
+        return t
 
     # -- stepping ------------------------------------------------------------------
     def _select(self, index: int) -> None:

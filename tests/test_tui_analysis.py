@@ -1,0 +1,43 @@
+"""The Replay screen's Analysis panel (n): it searches from the selected step in a
+worker, says whether the player can still win this turn and how, and follows the step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_tui_support import _private_cache, until  # noqa: F401 (an autouse fixture)
+from tui.app import FluxxJudgeApp
+from tui.screens.replay import ReplayScreen
+
+DATA = Path(__file__).parent / "data" / "analysis"
+
+
+async def test_the_analysis_panel_follows_the_selected_step(tmp_path):
+    path = tmp_path / "canceled.yaml"
+    path.write_text((DATA / "canceled-plans.yaml").read_text(encoding="utf-8") + "events:\n  - play: Dreams\n",
+                    encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.verdict is not None
+                    and not app.screen.busy)
+        screen = app.screen
+        view = screen.query_one("#analysis-view")
+        assert not view.display
+        await pilot.press("n")
+        assert view.display
+
+        def text() -> str:
+            return str(screen.query_one("#analysis-text").render())
+
+        await until(pilot, lambda: "Search" in text())
+        assert screen.step_index == 0
+        assert "Ann can win this turn in 1 step" in text()
+        assert "{play: Milk & Cookies}" in text()
+        assert "Cal's Canceled Plans against step 1" in text()
+        await pilot.press("end")          # after Dreams, Ann's one play is spent
+        await until(pilot, lambda: "Search" in text() and "cannot win" in text())
+        assert "Ann cannot win this turn." in text()
+        await pilot.press("home")         # the first report is kept, not searched again
+        assert "Ann can win" in text()
+        await pilot.press("n")
+        assert not view.display

@@ -11,7 +11,8 @@ Reading the browser: textual-serve draws the terminal with xterm.js on a WebGL c
 so the page's DOM holds no text. An init script catches the xterm `Terminal` object as
 textual-serve's page stores it (`this.terminal = new Terminal(...)`) and the test reads
 the screen through xterm's public buffer API (`buffer.active.getLine(y).translateToString()`).
-Keys go to xterm's own input element, as a person's typing does.
+Keys go to xterm's own input element, as a person's typing does; a tap is a mouse click
+on the cell that shows the words.
 """
 
 from __future__ import annotations
@@ -225,6 +226,14 @@ def test_the_app_in_a_real_browser(tmp_path):
             page.keyboard.press("Enter")
             shown = wait_for("step 0 of 1", "Answer: Ann plays Jackpot!")   # the scenario opened in Replay
             assert "rule-action-discard-after-use" in shown
+            # a tap on the top bar's "Rulings" tab (a phone has no F keys) goes back to the search
+            top = shown.splitlines()[0]
+            box = page.locator(".xterm-screen").bounding_box()
+            cols, rows = page.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
+            page.mouse.click(box["x"] + (top.index("Rulings") + 2.5) * box["width"] / cols,
+                             box["y"] + 0.5 * box["height"] / rows)
+            shown = wait_for("lets-simplify-rounding", "rulings found")
+            assert "step 0 of 1" not in shown
         finally:
             browser.close()
     assert "Traceback" not in s.output and s.proc.returncode == 0, s.output

@@ -23,11 +23,13 @@ import shlex
 import signal
 import socket
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
 PAGE_FOLDER = Path(__file__).resolve().parent / "serve_page"
 ALL_INTERFACES = ("0.0.0.0", "::", "")
+SHUTDOWN_WAIT = 1.0
 
 
 class ServeError(Exception):
@@ -102,7 +104,15 @@ async def _serve(host: str, port: int, max_apps: int, announce) -> None:
     from aiohttp import web
 
     server = _make_server(host, port, max_apps)
-    runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
+    app = await server._make_app()      # textual-serve 1.1.3 (pinned exactly) builds its routes here
+    tabs: weakref.WeakSet = weakref.WeakSet()
+
+    async def note_tab(request, response) -> None:
+        if isinstance(response, web.WebSocketResponse):
+            tabs.add(response)
+
+    app.on_response_prepare.append(note_tab)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_WAIT)
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -126,8 +136,13 @@ async def _serve(host: str, port: int, max_apps: int, announce) -> None:
             raise ServeError(f"unknown host {host!r}: {exc.strerror}") from None
         announce()
         await stop.wait()
+        # Close every open tab first: its handler then tells its app to quit (textual-serve's
+        # AppService.stop). Left to aiohttp, a handler is only cancelled after SHUTDOWN_WAIT,
+        # and its app left to find its input closed on its own.
+        await asyncio.gather(*(ws.close(message=b"the server stopped") for ws in list(tabs)),
+                             return_exceptions=True)
     finally:
-        await runner.cleanup()          # closes every tab's connection, which ends its app
+        await runner.cleanup()
 
 
 def serve(host: str = "localhost", port: int = 8000, max_apps: int = 8, out=sys.stdout) -> int:

@@ -149,6 +149,54 @@ def test_apps_beyond_the_limit_are_refused_with_a_word_on_screen(tmp_path):
     assert "Traceback" not in s.output and s.proc.returncode == 0, s.output
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes under `pid` (Linux /proc)."""
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                kids = {int(k) for k in (task / "children").read_text().split()}
+            except OSError:
+                continue
+            todo += kids - found
+            found |= kids
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from Linux's /proc")
+def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
+    import asyncio
+
+    import aiohttp
+
+    async def tab_open_while_stopping(s: Served) -> tuple[set[int], float]:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as http:
+            async with http.ws_connect(f"ws://127.0.0.1:{s.port}/ws?width=80&height=24") as tab:
+                await tab.receive(timeout=30)               # the app draws
+                apps = descendants(s.proc.pid)
+                s.proc.send_signal(signal.SIGINT)
+                start = time.monotonic()
+                while (await tab.receive(timeout=STOP_TIMEOUT)).type not in (
+                        aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                    pass
+                return apps, time.monotonic() - start
+
+    with serving(tmp_path) as s:
+        apps, took = asyncio.run(tab_open_while_stopping(s))
+        s.proc.wait(STOP_TIMEOUT)
+    assert apps, "the tab started no app process"
+    from fluxx_judge.serve import SHUTDOWN_WAIT
+
+    # closed by the server at once, not left to aiohttp's cancelling after its shutdown wait
+    assert took < SHUTDOWN_WAIT, f"the tab was closed {took:.1f} s after Ctrl+C"
+    assert s.proc.returncode == 0 and "Traceback" not in s.output and "stopped." in s.output, s.output
+    end = time.monotonic() + 10
+    while (left := {p for p in apps if Path(f"/proc/{p}").exists()}) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not left, f"app processes {sorted(left)} outlived the server"
+
+
 def test_a_bad_port_is_refused_by_the_parser():
     done = subprocess.run([sys.executable, "-m", "fluxx_judge", "serve", "--port", "70000"],
                           capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)

@@ -29,6 +29,7 @@ from typing import Any
 
 PAGE_FOLDER = Path(__file__).resolve().parent / "serve_page"
 ALL_INTERFACES = ("0.0.0.0", "::", "")
+LOOPBACK = ("localhost", "::1", "ip6-localhost")
 SHUTDOWN_WAIT = 1.0
 
 
@@ -55,9 +56,9 @@ def _make_server(host: str, port: int, max_apps: int):
             if self.apps_running >= max_apps:
                 ws = web.WebSocketResponse()
                 await ws.prepare(request)
-                await ws.send_bytes(f"\r\n  fluxx-judge: this server already runs {max_apps} app(s), its limit "
-                                    f"(one per browser tab; --max-apps).\r\n  Close a tab, then reload this page.\r\n"
-                                    .encode())
+                await ws.send_bytes(f"\r\n  fluxx-judge: {max_apps} app(s) already open here,\r\n"
+                                    f"  the server's limit (one per browser tab).\r\n"
+                                    f"  Close a tab, then reload this page.\r\n".encode())
                 await ws.close()
                 return ws
             self.apps_running += 1
@@ -159,8 +160,11 @@ def serve(host: str = "localhost", port: int = 8000, max_apps: int = 8, out=sys.
         if host in ALL_INTERFACES:
             print("Listening on every network interface: anyone who can reach this machine on the network can "
                   "use the app, and open and save scenario files here as you.", file=out)
-        else:
+        elif host in LOOPBACK or host.startswith("127."):
             print("Only this machine can connect; `--host 0.0.0.0` lets a phone on the same network in.", file=out)
+        else:
+            print(f"Anyone who can reach {host} on the network can use the app, and open and save scenario files "
+                  "here as you.", file=out)
         print(f"Each browser tab runs its own app (at most {max_apps} at once). Ctrl+C stops the server and "
               "closes every tab's app: save your work first.", file=out, flush=True)
 

@@ -145,7 +145,7 @@ def test_apps_beyond_the_limit_are_refused_with_a_word_on_screen(tmp_path):
 
     with serving(tmp_path, "--max-apps", "1") as s:
         said = asyncio.run(two_tabs(s.port))
-    assert "this server already runs 1 app(s), its limit" in said and "Close a tab" in said
+    assert "1 app(s) already open here" in said and "the server's limit" in said and "Close a tab" in said
     assert "Traceback" not in s.output and s.proc.returncode == 0, s.output
 
 

@@ -127,28 +127,6 @@ def test_a_port_in_use_is_one_clear_line(tmp_path):
     assert done.stdout == ""
 
 
-def test_apps_beyond_the_limit_are_refused_with_a_word_on_screen(tmp_path):
-    import asyncio
-
-    import aiohttp
-
-    async def two_tabs(port: int) -> str:
-        url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as http:
-            async with http.ws_connect(url) as first:
-                await first.receive(timeout=30)             # the first tab's app draws
-                async with http.ws_connect(url) as second:
-                    said = await second.receive(timeout=30)
-                    closed = await second.receive(timeout=30)
-                    assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-                    return said.data.decode()
-
-    with serving(tmp_path, "--max-apps", "1") as s:
-        said = asyncio.run(two_tabs(s.port))
-    assert "1 app(s) already open here" in said and "the server's limit" in said and "Close a tab" in said
-    assert "Traceback" not in s.output and s.proc.returncode == 0, s.output
-
-
 def descendants(pid: int) -> set[int]:
     """The processes under `pid` (Linux /proc)."""
     found, todo = set(), [pid]
@@ -165,29 +143,35 @@ def descendants(pid: int) -> set[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from Linux's /proc")
-def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
+def test_a_tab_past_the_limit_is_refused_and_ctrl_c_closes_the_open_tab_and_its_app(tmp_path):
     import asyncio
 
     import aiohttp
 
-    async def tab_open_while_stopping(s: Served) -> tuple[set[int], float]:
+    from fluxx_judge.serve import SHUTDOWN_WAIT
+
+    closing = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+
+    async def two_tabs_then_ctrl_c(s: Served) -> tuple[str, set[int], float]:
+        url = f"ws://127.0.0.1:{s.port}/ws?width=80&height=24"
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as http:
-            async with http.ws_connect(f"ws://127.0.0.1:{s.port}/ws?width=80&height=24") as tab:
-                await tab.receive(timeout=30)               # the app draws
+            async with http.ws_connect(url) as tab:
+                await tab.receive(timeout=30)               # the first tab's app draws
+                async with http.ws_connect(url) as second:  # one too many for --max-apps 1
+                    said = await second.receive(timeout=30)
+                    assert (await second.receive(timeout=30)).type in closing
                 apps = descendants(s.proc.pid)
                 s.proc.send_signal(signal.SIGINT)
                 start = time.monotonic()
-                while (await tab.receive(timeout=STOP_TIMEOUT)).type not in (
-                        aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                while (await tab.receive(timeout=STOP_TIMEOUT)).type not in closing:
                     pass
-                return apps, time.monotonic() - start
+                return said.data.decode(), apps, time.monotonic() - start
 
-    with serving(tmp_path) as s:
-        apps, took = asyncio.run(tab_open_while_stopping(s))
+    with serving(tmp_path, "--max-apps", "1") as s:
+        said, apps, took = asyncio.run(two_tabs_then_ctrl_c(s))
         s.proc.wait(STOP_TIMEOUT)
+    assert "1 app(s) already open here" in said and "the server's limit" in said and "Close a tab" in said
     assert apps, "the tab started no app process"
-    from fluxx_judge.serve import SHUTDOWN_WAIT
-
     # closed by the server at once, not left to aiohttp's cancelling after its shutdown wait
     assert took < SHUTDOWN_WAIT, f"the tab was closed {took:.1f} s after Ctrl+C"
     assert s.proc.returncode == 0 and "Traceback" not in s.output and "stopped." in s.output, s.output

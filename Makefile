@@ -5,6 +5,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
+BROWSER := $(VENV)/.browser-tried
+
 .PHONY: run test fuzz bench clean
 
 $(STAMP): pyproject.toml
@@ -15,9 +17,23 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/fluxx-judge
 
+# The browser test (tests/test_serve.py) drives Debian's chromium. Where it is missing and
+# this is root with apt-get, install it, once: the stamp records the try, so a machine that
+# cannot install it is not asked again and the test reports itself skipped with the reason.
+$(BROWSER): | $(STAMP)
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing Debian's chromium for the browser test..."; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  { apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; } || \
+	  echo "Could not install chromium: the browser test will be skipped."; \
+	else echo "No chromium and no way to install it here: the browser test will be skipped."; fi
+	@touch $@
+
 # Derandomized (hypothesis profile `ci`): the same examples every run; spread over the
 # machine's cores by pytest-xdist.
-test: $(STAMP)
+test: $(STAMP) $(BROWSER)
 	$(PY) -m pytest -q -n auto
 
 # The same properties with fresh random seeds and FLUXX_FUZZ_FACTOR (default 20) times

@@ -176,6 +176,42 @@ def cmd_app(args) -> int:
     return run_app(getattr(args, "file", None))
 
 
+def cmd_serve(args) -> int:
+    from fluxx_judge.serve import serve
+
+    return serve(args.host, args.port, args.max_apps)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (1 to 65535)")
+    return port
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 1000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count from 1 to 1000")
+    return int(text)
+
+
+SERVE_HELP = """\
+Serve the app to web browsers, a phone at the table for one. Each browser tab that
+opens the page gets its own app (its own process, its own open scenario); closing
+the tab ends that app, and --max-apps bounds how many run at once. The page needs
+no internet: everything it loads comes from this server. Files are opened and saved
+on the machine running the server.
+
+By default only this machine can connect (localhost). `--host 0.0.0.0` listens on
+every network interface so a phone on the same network can open
+http://THIS-MACHINE:PORT/ ; then anyone who can reach this machine can use the app,
+and open and save files here as you: use it on a network you trust. Ctrl+C stops
+the server and every tab's app (save your work first)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fluxx-judge", description="A rules referee for Fluxx: replay a disputed "
                                      "position through the reference engine and get a verdict tied to the official rulings.")
@@ -212,6 +248,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("open", help="open a scenario file in the app's Replay screen")
     p.add_argument("file")
     p.set_defaults(func=cmd_app)
+    p = sub.add_parser("serve", help="serve the app to web browsers (a phone at the table); one app per tab",
+                       description=SERVE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--host", default="localhost",
+                   help="address to listen on (default: localhost, this machine only; 0.0.0.0: the local network, "
+                        "where anyone can use the app)")
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on (default: 8000)")
+    p.add_argument("--max-apps", type=_count, default=8, metavar="N",
+                   help="at most N apps (browser tabs) at once; each takes its own memory (default: 8)")
+    p.set_defaults(func=cmd_serve)
     from fluxx_judge import graph_cli
     from rulings import cli as rulings_cli
 

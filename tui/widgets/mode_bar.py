@@ -1,9 +1,12 @@
 """The bar at the top of every screen: the app's name and its four screens as tabs,
 each with its key, the one showing highlighted. It replaces Textual's Header so that
-the screen keys never have to fit in the footer (at 80 columns they did not)."""
+the screen keys never have to fit in the footer (at 80 columns they did not). Every
+tab, help and the command palette also answer a click or a tap: a phone's keyboard
+(`fluxx-judge serve`) has no F keys."""
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
@@ -33,8 +36,12 @@ class ModeBar(Static):
         t = Text(" fluxx-judge ", style="bold")
         for key, mode, label in MODES:
             t.append(" ")
+            click = Style(meta={"@click": f"app.mode({mode!r})"})
             style = "bold reverse" if mode == current else ""
-            t.append(f" {key.upper()} ", style="bold " + ("reverse" if mode == current else "dim"))
-            t.append(f"{label} ", style=style)
-        t.append("   F1 help  ^P commands", style="dim")
+            t.append(f" {key.upper()} ", style=Style.parse("bold " + ("reverse" if mode == current else "dim")) + click)
+            t.append(f"{label} ", style=Style.parse(style) + click)
+        t.append("   ")
+        t.append("F1 help", style=Style.parse("dim") + Style(meta={"@click": "app.help"}))
+        t.append("  ")
+        t.append("^P commands", style=Style.parse("dim") + Style(meta={"@click": "app.command_palette"}))
         self.update(t)

@@ -41,12 +41,21 @@ import dataclasses
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, cast
 
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.mechanics.base import SURPRISE, UNKNOWN
 from adjudicator.moves import event_entry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.decisions import Decision
+    from adjudicator.engine import Engine
+    from adjudicator.scenario import Scenario
+    from adjudicator.state import State
+
+Entry = dict[str, Any]       # an event as the scenario format writes it
+Move = tuple[Event, Entry]
 
 DEFAULT_SECONDS = 2.0
 DEFAULT_POSITIONS = 20_000
@@ -150,7 +159,7 @@ class _Cut(Exception):
     """The search's time or position bound is reached."""
 
 
-def position_key(state, pending=None) -> int:
+def position_key(state: State, pending: Any = None) -> int:
     """A hash of the table's zones and the turn's facts, and of the event waiting for a
     decision with the answers given so far: two positions with equal keys play alike
     (copies of one title are interchangeable; a hand's order does not matter)."""
@@ -171,7 +180,7 @@ def position_key(state, pending=None) -> int:
     return hash(parts)
 
 
-def _deals(names: list[str], players: list[str], each: int):
+def _deals(names: list[str], players: list[str], each: int) -> Iterator[dict[str, list[str]]]:
     """Every way to give `each` of the cards to every player (copies of a title alike)."""
     if not players:
         yield {}
@@ -185,12 +194,12 @@ def _deals(names: list[str], players: list[str], each: int):
 
 
 class _Search:
-    def __init__(self, engine, seconds: float, positions: int):
+    def __init__(self, engine: Engine, seconds: float, positions: int) -> None:
         self.engine = engine
         self.player = engine.state.active_player
         self.turn = engine.state.turn_number
         self.deadline = time.monotonic() + seconds
-        self.budget = positions
+        self.budget: float = positions
         self.steps = 0
         self.table: dict[int, _Node] = {}
         self.on_path: set[int] = set()
@@ -202,10 +211,10 @@ class _Search:
         self.root_best: _Node | None = None
 
     # -- positions -----------------------------------------------------------------
-    def key(self, state, pending) -> int:
+    def key(self, state: State, pending: Any) -> int:
         return position_key(state, pending)
 
-    def step(self, state, pending, ev: Event):
+    def step(self, state: State, pending: Any, ev: Event) -> tuple[State, Any] | None:
         """Submit `ev` at a position: the position it leads to, or None if refused."""
         if self.steps >= self.budget:
             self.cut = "positions"
@@ -225,7 +234,7 @@ class _Search:
             return None
         return e.state, e.pending
 
-    def children(self, state, pending) -> tuple[str, list[tuple[Event, dict[str, Any]]]]:
+    def children(self, state: State, pending: Any) -> tuple[str, list[Move]]:
         """The kind of node ("or": the player picks; "and": chance or another player does)
         and the events that may come next."""
         cat = self.engine.cat
@@ -234,13 +243,13 @@ class _Search:
             kind = "or" if (not d.chance and d.by == self.player) else "and"
             return kind, [(ev, entry) for ev, entry in self.answers(d)]
         self.engine.state, self.engine.pending = state, None
-        out = []
+        out: list[Move] = []
         for ev in self.engine.candidate_events():
             if ev.by == self.player and ev.verb in ("play", "use"):
                 out.append((ev, event_entry(Event(ev.verb, ev.card), cat)))
         return "or", out
 
-    def answers(self, d) -> list[tuple[Event, dict[str, Any]]]:
+    def answers(self, d: Decision) -> list[Move]:
         names = d.option_names or [str(o) for o in d.options]
         if d.chance:
             picks = list(dict.fromkeys(names))
@@ -254,7 +263,7 @@ class _Search:
         elif d.kind == "number":
             values = list(dict.fromkeys(d.options))
         elif d.kind in ("discard", "discard_keepers", "cards"):
-            sizes = [d.count] if d.kind != "cards" else range(d.minimum, (d.count or len(names)) + 1)
+            sizes: Iterable[int] = [d.count or 0] if d.kind != "cards" else range(d.minimum, (d.count or len(names)) + 1)
             combos = dict.fromkeys(tuple(sorted(c)) for n in sizes for c in itertools.combinations(names, n))
             values = [list(c) for c in combos]
             if len(values) > MAX_ANSWERS:
@@ -276,13 +285,13 @@ class _Search:
         return [(Event("choose", answer=v), {"choose": v}) for v in values]
 
     # -- the walk ------------------------------------------------------------------
-    def over(self, state) -> bool:
+    def over(self, state: State) -> bool:
         """The turn is over: a later turn began, it is ending, or nothing is left to do
         in it (no play, temporary hand, duty or free action: `Engine.turn_over_since`)."""
         self.engine.state, self.engine.pending = state, None
         return self.engine.turn_over_since(self.turn)
 
-    def value(self, state, pending) -> _Node:
+    def value(self, state: State, pending: Any) -> _Node:
         if state.winner == self.player:
             return _Node(0, True)
         if state.game_over or (pending is None and self.over(state)):
@@ -303,7 +312,7 @@ class _Search:
         self.table[k] = node
         return node
 
-    def expand(self, state, pending) -> _Node:
+    def expand(self, state: State, pending: Any) -> _Node:
         kind, moves = self.children(state, pending)
         best: _Node | None = None
         lucky = False
@@ -318,31 +327,33 @@ class _Search:
                 self.winners[st.winner] = None
             child = self.value(st, pend)
             results.append((_Node(None if child.value is None else child.value + 1, child.lucky, ev, entry), child))
-            if state is self.root and kind == "or" and results[-1][0].value is not None:
-                if self.root_best is None or results[-1][0].value < self.root_best.value:
+            found = results[-1][0].value
+            if state is self.root and kind == "or" and found is not None:
+                if self.root_best is None or self.root_best.value is None or found < self.root_best.value:
                     self.root_best = results[-1][0]         # kept in case a bound cuts the search short
         if not results:
             return _Node(_NO_WIN, False)
         if kind == "or":
             wins = [r for r, _ in results if r.value is not None]
-            best = min(wins, key=lambda r: r.value) if wins else None
+            best = min(wins, key=lambda r: cast(int, r.value)) if wins else None
             lucky = any(r.lucky for r, _ in results)
         else:
             if all(r.value is not None for r, _ in results):
-                best = max((r for r, _ in results), key=lambda r: r.value)
+                best = max((r for r, _ in results), key=lambda r: cast(int, r.value))
             lucky = any(r.lucky for r, _ in results) if chance else all(r.lucky for r, _ in results)
         if best is None:
             return _Node(_NO_WIN, lucky)
         return _Node(best.value, True, best.event, best.entry)
 
-    def line(self, root: _Node, state, pending) -> list[tuple[Event, dict[str, Any]]]:
+    def line(self, root: _Node, state: State, pending: Any) -> list[Move]:
         """The winning line from the root, followed through the table: each position's
         best step, played again to reach the next position."""
-        out = []
-        node = root
+        assert root.value is not None
+        out: list[Move] = []
+        node: _Node | None = root
         self.budget, self.deadline = float("inf"), float("inf")
         while node is not None and node.event is not None and len(out) <= root.value:
-            out.append((node.event, node.entry))
+            out.append((node.event, node.entry or {}))
             nxt = self.step(state, pending, node.event)
             if nxt is None:         # pragma: no cover - the same step from the same position
                 break
@@ -353,7 +364,7 @@ class _Search:
         return out
 
 
-def analyse(engine, seconds: float = DEFAULT_SECONDS, positions: int = DEFAULT_POSITIONS) -> Analysis:
+def analyse(engine: Engine, seconds: float = DEFAULT_SECONDS, positions: int = DEFAULT_POSITIONS) -> Analysis:
     """Search the rest of the active player's turn from the engine's position (the
     engine's table is left as it was)."""
     saved = engine.state, engine.pending
@@ -393,7 +404,7 @@ def analyse(engine, seconds: float = DEFAULT_SECONDS, positions: int = DEFAULT_P
     return report
 
 
-def stops(engine, line: list[Event]) -> list[Stop]:
+def stops(engine: Engine, line: list[Event]) -> list[Stop]:
     """Surprises in visible hands that the engine accepts against a step of `line`
     (played from the engine's position): each one's player, card and the step it answers."""
     saved = engine.state, engine.pending
@@ -409,7 +420,7 @@ def stops(engine, line: list[Event]) -> list[Stop]:
             if result.status == "rejected" or ev.verb not in ("play", "use"):
                 continue
             st = engine.state
-            against = engine.cat.get(ev.card).name
+            against = engine.cat.get(ev.key).name
             for p in st.players:
                 if p in st.eliminated:
                     continue
@@ -426,7 +437,7 @@ def stops(engine, line: list[Event]) -> list[Stop]:
     return list(found.values())
 
 
-def analyse_scenario(sc, after: int | None = None, seed: int = 0, seconds: float = DEFAULT_SECONDS,
+def analyse_scenario(sc: Scenario, after: int | None = None, seed: int = 0, seconds: float = DEFAULT_SECONDS,
                      positions: int = DEFAULT_POSITIONS) -> Analysis:
     """Analyse a scenario's main line after its event `after` (default: its last).
     Raises ScenarioFault if the line cannot be replayed that far."""
@@ -442,4 +453,5 @@ def analyse_scenario(sc, after: int | None = None, seed: int = 0, seconds: float
     faults = [f for s in verdict.steps if s.status == "fault" for f in s.failures]
     if faults:
         raise ScenarioFault(f"the replay stopped before step {n}: {faults[0]}")
+    assert verdict.engine is not None     # a scenario that loaded has an engine
     return analyse(verdict.engine, seconds, positions)

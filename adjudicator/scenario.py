@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator import strictyaml
+from adjudicator import share, strictyaml
 from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
 from adjudicator.errors import InputError
 from adjudicator.events import Event
@@ -662,8 +662,17 @@ def _winner_problems(sc: Scenario) -> list[tuple[Node, str]]:
 
 
 def load_scenario(path: str, catalogue: Catalogue | None = None) -> Scenario:
-    root = strictyaml.read_file(path)
-    return parse_scenario(root, path, catalogue)
+    """Read a scenario from a file, or from a share string (`fj1.…`) given in its place."""
+    root = read_source(path)
+    return parse_scenario(root, share.SHOWN_AS if share.looks_like_share(path) else path, catalogue)
+
+
+def read_source(path_or_share: str) -> Node | None:
+    """The YAML tree of a scenario file, or of the document a share string holds (the
+    same strict reader and limits either way)."""
+    if share.looks_like_share(path_or_share):
+        return strictyaml.parse(share.document_text(share.decode(path_or_share)), share.SHOWN_AS)
+    return strictyaml.read_file(path_or_share)
 
 
 def build_state(sc: Scenario, seed: int = 0) -> State:

@@ -15,9 +15,13 @@ from adjudicator.errors import FluxxJudgeError
 
 
 def _scenario_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    from adjudicator.share import looks_like_share
+
     files, missing = [], []
     for p in paths:
-        if os.path.isdir(p):
+        if looks_like_share(p) and not os.path.exists(p):
+            files.append(p)              # a share string stands in for a file
+        elif os.path.isdir(p):
             for root, dirs, names in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
                 files.extend(os.path.join(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
@@ -131,6 +135,16 @@ def cmd_moves(args) -> int:
     return 0
 
 
+def cmd_share(args) -> int:
+    from adjudicator import share
+    from adjudicator.scenario import load_scenario, read_source
+
+    load_scenario(args.file)            # only a scenario that opens is shared
+    root = read_source(args.file)
+    print(share.encode(root.plain_data()))
+    return 0
+
+
 def cmd_cards(args) -> int:
     from adjudicator.catalogue import EDITIONS, default_catalogue
 
@@ -157,32 +171,39 @@ def cmd_app(args) -> int:
     return run_app(getattr(args, "file", None))
 
 
+_FILE_HELP = "a scenario file, or a share string (fj1.…) made by `fluxx-judge share`"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fluxx-judge", description="A rules referee for Fluxx: replay a disputed "
                                      "position through the reference engine and get a verdict tied to the official rulings.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("check", help="replay scenario files and check their expectations")
-    p.add_argument("paths", nargs="*", help="scenario files or folders (default: the built-in library)")
+    p.add_argument("paths", nargs="*", help="scenario files, folders or share strings (default: the built-in library)")
     p.add_argument("--json", action="store_true", help="one JSON object per scenario")
     p.add_argument("--seed", type=int, default=0, help="seed for shuffles and random picks no scenario fixes")
     p.set_defaults(func=cmd_check)
     p = sub.add_parser("replay", help="replay one scenario step by step with the rulings behind each step")
-    p.add_argument("file")
+    p.add_argument("file", help=_FILE_HELP)
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("moves", help="list the legal events after a scenario's last event (reveals of unseen cards "
                                      "included), in file syntax and in words")
-    p.add_argument("file")
+    p.add_argument("file", help=_FILE_HELP)
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_moves)
+    p = sub.add_parser("share", help="print a scenario as one short URL-safe line (fj1.…) that every command "
+                                     "taking a scenario file also takes in its place")
+    p.add_argument("file", help=_FILE_HELP)
+    p.set_defaults(func=cmd_share)
     p = sub.add_parser("cards", help="list the card catalogue")
     p.add_argument("--edition", help="base, creeper-pack, star, eco, pirate, mystery, anatomy, faq")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cards)
     p = sub.add_parser("open", help="open a scenario file in the app's Replay screen")
-    p.add_argument("file")
+    p.add_argument("file", help=_FILE_HELP)
     p.set_defaults(func=cmd_app)
     from fluxx_judge import graph_cli
     from rulings import cli as rulings_cli

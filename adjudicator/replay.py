@@ -226,6 +226,7 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
         else:
             st.drawn = sc.position["drawn"]
     _say_copies(engine)
+    _say_declared(engine, sc)
     setup = Step(0, "set-up", "setup", list(engine.entries), st.compact())
     engine.entries = []
     return engine, setup
@@ -239,6 +240,13 @@ def _say_copies(engine: Engine) -> None:
     if many:
         engine.say(f"More than one copy of {', '.join(many)} is on the table, as when decks are combined: each copy "
                    "is a card of its own.", "combining-fluxx-versions")
+
+
+def _say_declared(engine: Engine, sc: Scenario) -> None:
+    """The set-up names the cards the file declares and what each works like (1.1, item 8)."""
+    if sc.declared:
+        engine.say("Cards this file declares (the catalogue lacks them): "
+                   + "; ".join(d.words() for d in sc.declared) + ".")
 
 
 def _deal(engine: Engine) -> None:

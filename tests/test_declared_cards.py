@@ -1,0 +1,97 @@
+"""Cards the catalogue lacks (format 1.1, item 8): `cards:` declares them for one
+scenario. A declared card works exactly as its `like` card; a plain Keeper or Creeper
+and a Goal with `needs` work as such; clashes and malformed declarations are refused
+with file, line and column; loader and JSON Schema agree on the shape."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+
+from adjudicator import strictyaml
+from adjudicator.errors import InputError
+from adjudicator.replay import replay
+from adjudicator.scenario import parse_scenario
+from tests.conftest import schema_validator
+from tui.scenario_io import dump
+
+BASE = {
+    "format": 1, "id": "declared",
+    "cards": [{"name": "Hand Swap", "type": "action", "like": "Trade Hands"},
+              {"name": "The Shotgun", "type": "keeper"},
+              {"name": "The Chainsaw", "type": "keeper", "aliases": ["Chainsaw"]},
+              {"name": "Zombie Hunter", "type": "goal", "needs": ["The Shotgun", "Chainsaw"]},
+              {"name": "Zombie", "type": "creeper"}],
+    "table": {"players": ["Ann", "Ben", "Cal", "Dan"], "turn": "Ben", "goals": ["Zombie Hunter"],
+              "keepers": {"Ben": ["The Shotgun"], "Dan": ["Zombie"]},
+              "hands": {"Ben": ["Chainsaw", "Hand Swap", "Milk"], "Cal": ["Bread"]}, "draw_pile": ["? x5"]},
+}
+
+
+def load(doc):
+    text = dump(doc)
+    return parse_scenario(strictyaml.parse(text, "d.yaml"), "d.yaml"), text
+
+
+def test_a_declared_goal_uses_the_keeper_goal_mechanic_with_declared_keepers():
+    doc = copy.deepcopy(BASE)
+    doc["events"] = [{"play": "The Chainsaw"}]
+    sc, _ = load(doc)
+    goal = sc.catalogue.resolve("Zombie Hunter")
+    assert goal.mechanic == "keeper_goal" and goal.params["needs"] == ["The Shotgun", "The Chainsaw"]
+    verdict = replay(sc)
+    assert verdict.engine.state.winner == "Ben"
+    setup = " ".join(e.text for e in verdict.steps[0].entries)
+    assert "Zombie Hunter is a Goal: all of The Shotgun, The Chainsaw" in setup
+    assert "Hand Swap works like Trade Hands" in setup
+
+
+def test_a_declared_action_is_ruled_as_its_like_card_with_four_players():
+    doc = copy.deepcopy(BASE)
+    doc["events"] = [{"play": "Hand Swap"}, {"choose": "Cal"}]
+    sc, _ = load(doc)
+    card = sc.catalogue.resolve("Hand Swap")
+    like = sc.catalogue.resolve("Trade Hands")
+    assert (card.type, card.mechanic, card.params) == (like.type, like.mechanic, like.params)
+    st = replay(sc).engine.state
+    assert sorted(st.name(c) for c in st.hands["Cal"]) == ["Milk", "The Chainsaw"]
+    assert [st.name(c) for c in st.hands["Ben"]] == ["Bread"]
+    assert [st.name(c) for c in st.discard] == ["Hand Swap"]
+
+
+def test_the_default_catalogue_is_left_alone():
+    from adjudicator.catalogue import default_catalogue
+
+    load(copy.deepcopy(BASE))
+    assert default_catalogue().find("Hand Swap") is None
+
+
+@pytest.mark.parametrize("card, message", [
+    ({"name": "Milk", "type": "keeper"}, "already a card of the catalogue (Milk)"),
+    ({"name": "Shotgun", "type": "keeper", "aliases": ["the sun"]}, "already a card of the catalogue (The Sun)"),
+    ({"name": "The Shotgun", "type": "keeper"}, "declared twice"),
+    ({"name": "Swap", "type": "action"}, "needs `like: CARD`"),
+    ({"name": "Swap", "type": "action", "like": "Milk"}, "a card works like a card of its own type"),
+    ({"name": "Swap", "type": "action", "like": "Trade Handz"}, "did you mean"),
+    ({"name": "Hunt", "type": "goal"}, "needs `like: GOAL` or `needs"),
+    ({"name": "Hunt", "type": "goal", "needs": ["Zombie"]}, "`needs` names Keepers"),
+    ({"name": "Hunt", "type": "goal", "needs": ["Milk"], "like": "Toast"}, "give one or the other"),
+    ({"name": "Axe", "type": "keeper", "needs": ["Milk"]}, "`needs` belongs to a Goal"),
+    ({"name": "Axe", "type": "weapon"}, "unknown card type"),
+    ({"name": "Axe", "type": "keeper", "power": 3}, "unknown key 'power'"),
+])
+def test_bad_declarations_are_refused_where_they_stand_and_the_schema_agrees(card, message):
+    doc = copy.deepcopy(BASE)
+    doc["cards"].append(card)
+    with pytest.raises(InputError, match=re.escape(message)) as info:
+        load(doc)
+    assert info.value.path == "d.yaml" and info.value.line and info.value.line > 1 and info.value.col
+    shape_only = {"declared twice", "already a card", "did you mean", "own type", "names Keepers"}
+    if not any(s in message for s in shape_only):
+        assert list(schema_validator().iter_errors(doc)), f"the schema accepts what the loader refuses: {card}"
+
+
+def test_the_schema_accepts_every_good_declaration():
+    assert not list(schema_validator().iter_errors(BASE))

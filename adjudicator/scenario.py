@@ -227,6 +227,18 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
     return Catalogue([*base, *(d.card for d in out)]), out
 
 
+def declared_catalogue(cards: Any, base: Catalogue | None = None) -> Catalogue:
+    """The catalogue with the cards of a plain-data `cards:` list (the app's open
+    document) declared over `base`. Raises InputError for a bad declaration."""
+    import json
+
+    base = base or default_catalogue()
+    if not cards:
+        return base
+    root = strictyaml.parse(json.dumps(cards, ensure_ascii=False, indent=1), "cards")
+    return declare_cards(root, base)[0]
+
+
 class _Reader:
     def __init__(self, catalogue: Catalogue, editions: list[str] | None):
         self.cat = catalogue

@@ -95,3 +95,77 @@ def test_bad_declarations_are_refused_where_they_stand_and_the_schema_agrees(car
 
 def test_the_schema_accepts_every_good_declaration():
     assert not list(schema_validator().iter_errors(BASE))
+
+
+async def _enter(pilot, text: str) -> None:
+    """Fill the dialog's text field at once (typing key by key is slow) and press Enter."""
+    from textual.widgets import Input
+
+    pilot.app.screen.query_one(Input).value = text
+    await pilot.pause()
+    await pilot.press("enter")
+
+
+async def _choose(pilot, option_id: str) -> None:
+    from test_tui_support import until
+
+    await until(pilot, lambda: pilot.app.screen.__class__.__name__ == "ChoiceModal")
+    choice = pilot.app.screen.query_one("#choice-list")
+    choice.highlighted = next(i for i, o in enumerate(choice.options) if o.id == option_id)
+    await pilot.press("enter")
+
+
+async def test_the_table_editor_declares_a_card_and_offers_it_like_any_other(tmp_path, monkeypatch):
+    from test_tui_support import _private_cache, until  # noqa: F401
+    from test_tui_table import add_card, add_player, problems, table_screen
+    from tui.app import FluxxJudgeApp
+    from tui.widgets import CardPicker, PromptModal
+
+    monkeypatch.chdir(tmp_path)
+    app = FluxxJudgeApp(start_mode="table")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await table_screen(pilot)
+        await add_player(pilot, screen)
+        await add_player(pilot, screen)
+        await add_player(pilot, screen)
+        # a renamed Action: name, kind, works like
+        await pilot.press("ctrl+k")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
+        await _enter(pilot, "Hand Swap")
+        await _choose(pilot, "action")
+        await until(pilot, lambda: isinstance(pilot.app.screen, CardPicker))
+        await _enter(pilot, "trade hands")
+        await until(pilot, lambda: bool(app.session.doc.get("cards")))
+        assert app.session.doc["cards"] == [{"name": "Hand Swap", "type": "action", "like": "Trade Hands"}]
+        # a plain Keeper, then a Goal that needs it
+        for name in ("The Shotgun",):
+            await pilot.press("ctrl+k")
+            await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
+            await _enter(pilot, name)
+            await _choose(pilot, "keeper")
+            await _choose(pilot, "plain")
+        await pilot.press("ctrl+k")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
+        await _enter(pilot, "Zombie Hunter")
+        await _choose(pilot, "goal")
+        await _choose(pilot, "needs")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
+        await _enter(pilot, "The Shotgun, Milk")
+        await until(pilot, lambda: len(app.session.doc.get("cards", [])) == 3)
+        assert app.session.doc["cards"][2] == {"name": "Zombie Hunter", "type": "goal",
+                                               "needs": ["The Shotgun", "Milk"]}
+        # the declared cards are found by the picker and judged by the engine like any card
+        await add_card(pilot, screen, "hands.Ann", "hand swa")
+        await add_card(pilot, screen, "goals", "zombie hun")
+        table = app.session.table
+        assert table["hands"]["Ann"] == ["Hand Swap"] and table["goals"] == ["Zombie Hunter"]
+        await until(pilot, lambda: screen.seen_version == app.session.version and not problems(screen))
+        # a name the catalogue has is refused
+        await pilot.press("ctrl+k")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
+        await _enter(pilot, "Milk")
+        await until(pilot, lambda: not isinstance(pilot.app.screen, PromptModal))
+        assert len(app.session.doc["cards"]) == 3
+    from tui import position
+
+    position.use_declared(None)     # the next test's documents start from the built-in catalogue

@@ -298,5 +298,6 @@ def decode(text: str) -> dict[str, Any]:
 
 def document_text(doc: dict[str, Any]) -> str:
     """The document as text the strict YAML reader reads back to the same data (JSON is
-    YAML); errors in it are reported against this text, one key per line."""
-    return json.dumps(doc, ensure_ascii=False, indent=1)
+    YAML, and escapes every character exactly). Messages about a share string give
+    lines of this text; `fluxx-judge share --show LINE` prints it."""
+    return json.dumps(doc, ensure_ascii=True, indent=1)    # ASCII: no character YAML refuses

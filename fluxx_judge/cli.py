@@ -139,6 +139,9 @@ def cmd_share(args) -> int:
     from adjudicator import share
     from adjudicator.scenario import load_scenario, read_source
 
+    if args.show:
+        print(share.document_text(share.decode(args.file)))
+        return 0
     load_scenario(args.file)            # only a scenario that opens is shared
     root = read_source(args.file)
     print(share.encode(root.plain_data()))
@@ -197,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("share", help="print a scenario as one short URL-safe line (fj1.…) that every command "
                                      "taking a scenario file also takes in its place")
     p.add_argument("file", help=_FILE_HELP)
+    p.add_argument("--show", action="store_true", help="print the scenario a share string holds, as the text that "
+                   "line numbers in messages about it count")
     p.set_defaults(func=cmd_share)
     p = sub.add_parser("cards", help="list the card catalogue")
     p.add_argument("--edition", help="base, creeper-pack, star, eco, pirate, mystery, anatomy, faq")

@@ -81,6 +81,10 @@ _values = st.recursive(
 @given(doc=st.dictionaries(_text, _values, max_size=6))
 def test_any_plain_document_round_trips_exactly(doc):
     assert share.decode(share.encode(doc)) == doc
+    try:
+        assert strictyaml.parse(share.document_text(doc), "x").plain_data() == doc
+    except InputError as exc:   # the strict reader refuses what no scenario may hold (look-alike keys...)
+        assert "\n" not in exc.message
 
 
 @settings(max_examples=150, deadline=None)
@@ -152,6 +156,8 @@ def test_commands_take_a_share_string_in_place_of_a_file(tmp_path):
     assert bad.returncode != 0 and "Traceback" not in bad.stderr + bad.stdout
     assert "share string: cut short" in bad.stdout + bad.stderr
     assert replay_file(line).passed
+    shown = run("share", "--show", line)
+    assert shown.returncode == 0 and '"id": "goal-replacement-wins-for-opponent"' in shown.stdout
 
 
 async def test_the_app_opens_a_share_string_and_copies_one_from_replay():

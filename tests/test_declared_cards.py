@@ -169,3 +169,18 @@ async def test_the_table_editor_declares_a_card_and_offers_it_like_any_other(tmp
     from tui import position
 
     position.use_declared(None)     # the next test's documents start from the built-in catalogue
+
+
+def test_declared_rules_take_the_place_of_their_like_cards():
+    doc = {"format": 1,
+           "cards": [{"name": "Max Hand 2", "type": "rule", "like": "Hand Limit 2"},
+                     {"name": "Double Play", "type": "rule", "like": "Play 2"}],
+           "table": {"players": ["Ann", "Ben", "Cal"], "rules": ["Hand Limit 1", "Max Hand 2"]}}
+    with pytest.raises(InputError, match="govern the same thing"):
+        load(doc)
+    doc["table"]["rules"] = ["Max Hand 2", "Play 3"]
+    doc["table"]["hands"] = {"Ann": ["Double Play", "Milk", "Bread"]}
+    doc["events"] = [{"play": "Double Play"}]
+    st = replay(load(doc)[0]).engine.state
+    assert [st.name(c) for c in st.rules] == ["Max Hand 2", "Double Play"]
+    assert [st.name(c) for c in st.discard] == ["Play 3"]

@@ -40,6 +40,9 @@ a name; aliases and typos are found; `?` is a card nobody can see, `? x3` three 
 them; `Milk x2` adds two), **d** remove, **m** move to another zone, **[ ]** reorder
 (piles are top first), **+ -** copies. The problems panel lists, from the engine's own
 checks, why the position could not occur; Enter on a problem jumps to the card.
+**Ctrl+K** declares a card the catalogue lacks: name it, say what kind it is and what it
+works like (a catalogue card, or a plain Keeper or Creeper, or a Goal needing Keepers);
+it is then offered like any other card and saved in the scenario's `cards:`.
 
 ## Replay (F3): the answer, then step by step
 
@@ -52,7 +55,9 @@ pending decision, and reveals of unseen cards grouped by what the rules allow; o
 any event, in the menu's words or the file's syntax. On an earlier step, **a** or **b**
 branches a *what if* line, saved with the scenario: **l** switches lines, **k** makes
 the current line the scenario's own (the old one is kept as a what-if), **x** drops the
-last event, **Delete** removes a what-if line.
+last event, **Delete** removes a what-if line. **s** copies the scenario as a share
+string (one line, `fj1.…`) to the clipboard: `fluxx-judge open LINE` (or any command
+that takes a scenario file) opens it.
 
 ## Rulings (F4): search
 

@@ -117,17 +117,17 @@ async def _choose(pilot, option_id: str) -> None:
 
 async def test_the_table_editor_declares_a_card_and_offers_it_like_any_other(tmp_path, monkeypatch):
     from test_tui_support import _private_cache, until  # noqa: F401
-    from test_tui_table import add_card, add_player, problems, table_screen
+    from test_tui_table import problems, table_screen
+    from tui.widgets.zones import ZoneList
     from tui.app import FluxxJudgeApp
     from tui.widgets import CardPicker, PromptModal
 
     monkeypatch.chdir(tmp_path)
-    app = FluxxJudgeApp(start_mode="table")
+    start = tmp_path / "three.yaml"
+    start.write_text("format: 1\ntable:\n  players: [Ann, Ben, Cal]\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(start), start_mode="table")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await table_screen(pilot)
-        await add_player(pilot, screen)
-        await add_player(pilot, screen)
-        await add_player(pilot, screen)
         # a renamed Action: name, kind, works like
         await pilot.press("ctrl+k")
         await until(pilot, lambda: isinstance(pilot.app.screen, PromptModal))
@@ -155,8 +155,13 @@ async def test_the_table_editor_declares_a_card_and_offers_it_like_any_other(tmp
         assert app.session.doc["cards"][2] == {"name": "Zombie Hunter", "type": "goal",
                                                "needs": ["The Shotgun", "Milk"]}
         # the declared cards are found by the picker and judged by the engine like any card
-        await add_card(pilot, screen, "hands.Ann", "hand swa")
-        await add_card(pilot, screen, "goals", "zombie hun")
+        for zone_name, typed in (("hands.Ann", "hand swa"), ("goals", "zombie hun")):
+            await until(pilot, lambda: any(z.zone == zone_name for z in screen.query(ZoneList)))
+            next(z for z in screen.query(ZoneList) if z.zone == zone_name).focus()
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(pilot.app.screen, CardPicker))
+            await _enter(pilot, typed)
+            await until(pilot, lambda: isinstance(pilot.app.screen, type(screen)))
         table = app.session.table
         assert table["hands"]["Ann"] == ["Hand Swap"] and table["goals"] == ["Zombie Hunter"]
         await until(pilot, lambda: screen.seen_version == app.session.version and not problems(screen))

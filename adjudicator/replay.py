@@ -177,6 +177,8 @@ class Verdict:
         return {
             "id": sc.id if sc else None, "title": sc.title if sc else None,
             "question": sc.question or None if sc else None,
+            "declared": [{"name": d.card.name, "type": d.card.type, "like": d.like, "needs": d.needs or None}
+                         for d in sc.declared] if sc else [],
             "answer": self.answer.to_json() if self.answer else None,
             "passed": self.passed, "has_expectations": self.has_expectations,
             "failures": self.all_failures + ([str(self.error)] if self.error else []),

@@ -46,6 +46,9 @@ def test_a_declared_goal_uses_the_keeper_goal_mechanic_with_declared_keepers():
     setup = " ".join(e.text for e in verdict.steps[0].entries)
     assert "Zombie Hunter is a Goal: all of The Shotgun, The Chainsaw" in setup
     assert "Hand Swap works like Trade Hands" in setup
+    declared = {d["name"]: d for d in verdict.to_json()["declared"]}
+    assert declared["Hand Swap"]["like"] == "Trade Hands"
+    assert declared["Zombie Hunter"]["needs"] == ["The Shotgun", "The Chainsaw"]
 
 
 def test_a_declared_action_is_ruled_as_its_like_card_with_four_players():

@@ -183,6 +183,8 @@ class Verdict:
         return {
             "id": sc.id if sc else None, "title": sc.title if sc else None,
             "question": sc.question or None if sc else None,
+            "declared": [{"name": d.card.name, "type": d.card.type, "like": d.like, "needs": d.needs or None}
+                         for d in sc.declared] if sc else [],
             "answer": self.answer.to_json() if self.answer else None,
             "passed": self.passed, "has_expectations": self.has_expectations,
             "failures": self.all_failures + ([str(self.error)] if self.error else []),
@@ -232,6 +234,7 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
         else:
             st.drawn = sc.position["drawn"]
     _say_copies(engine)
+    _say_declared(engine, sc)
     setup = Step(0, "set-up", "setup", list(engine.entries), st.compact(), turn_number=st.turn_number)
     engine.entries = []
     return engine, setup
@@ -245,6 +248,13 @@ def _say_copies(engine: Engine) -> None:
     if many:
         engine.say(f"More than one copy of {', '.join(many)} is on the table, as when decks are combined: each copy "
                    "is a card of its own.", "combining-fluxx-versions")
+
+
+def _say_declared(engine: Engine, sc: Scenario) -> None:
+    """The set-up names the cards the file declares and what each works like (1.1, item 8)."""
+    if sc.declared:
+        engine.say("Cards this file declares (the catalogue lacks them): "
+                   + "; ".join(d.words() for d in sc.declared) + ".")
 
 
 def _deal(engine: Engine) -> None:

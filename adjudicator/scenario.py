@@ -12,18 +12,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator import strictyaml
+from adjudicator import share, strictyaml
 from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
 from adjudicator.errors import InputError
 from adjudicator.events import Event
 from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS, MAX_TABLE_CARDS
 from adjudicator.names import name_problem, skeleton
-from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL, BASIC
+from adjudicator.mechanics.base import CARD_TYPES, CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL, BASIC
 from adjudicator.state import State
 from adjudicator.strictyaml import Node, check_keys, clip
 
-TOP_KEYS = ["format", "id", "title", "cites", "note", "question", "table", "events", "expect", "reshuffle",
+TOP_KEYS = ["format", "id", "title", "cites", "note", "question", "cards", "table", "events", "expect", "reshuffle",
             "variations"]
+CARD_KEYS = ["name", "type", "like", "needs", "aliases", "note"]
+DECLARED_TYPES = {t: t for t in CARD_TYPES if t != BASIC}
+MAX_DECLARED = 200
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
               "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions", "attached"]
 EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "expect", "note",
@@ -98,6 +101,7 @@ class Scenario:
     question: str = ""                                       # the dispute in the players' words (1.1, item 4)
     disputed: int | None = None                              # 1-based event marked `disputed: true`
     variations: list[Variation] = field(default_factory=list)
+    declared: list["Declared"] = field(default_factory=list)   # `cards:` (1.1, item 8)
 
     @property
     def disputed_event(self) -> int:
@@ -111,6 +115,129 @@ class Scenario:
             return (expect is not None or any(e.expect is not None for e in events)
                     or any(line_has(v.events, v.expect, v.variations) for v in variations))
         return line_has(self.events, self.expect, self.variations)
+
+
+@dataclass
+class Declared:
+    """A card the file declares (`cards:`, format 1.1 item 8): the card as the engine
+    plays it, and what it works like (a catalogue card's name, or None for a plain
+    Keeper or Creeper or a Goal needing `needs`)."""
+
+    card: CardDef
+    like: str | None
+    needs: list[str]
+    node: Node
+
+    def words(self) -> str:
+        if self.like:
+            return f"{self.card.name} works like {self.like}"
+        if self.needs:
+            return f"{self.card.name} is a Goal: all of {', '.join(self.needs)}"
+        return f"{self.card.name} is a plain {self.card.type.replace('_', ' ').title()}"
+
+
+def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared]]:
+    """The catalogue of one scenario: the base catalogue with the cards `cards:` declares.
+    A declared name or alias may not clash with a catalogue card or another declared card."""
+    from adjudicator.mechanics import REGISTRY
+    from adjudicator.names import normalize
+
+    items = node.as_seq("cards")
+    if len(items) > MAX_DECLARED:
+        raise items[MAX_DECLARED].error(f"more than {MAX_DECLARED} declared cards; a scenario declares at most "
+                                        f"{MAX_DECLARED}")
+    taken: dict[str, Node] = {}
+    staged = []
+    for item in items:
+        fields = check_keys(item, CARD_KEYS, "a declared card", required=("name", "type"))
+        name = fields["name"].as_str("a declared card's name").strip()
+        labels = [(name, fields["name"])]
+        if "aliases" in fields:
+            labels += [(n.as_str("an alias").strip(), n) for n in fields["aliases"].as_seq("aliases")]
+        for label, where in labels:
+            _refuse_bad_name(where, label, "a declared card's name")
+            if label.strip() == "?":
+                raise where.error("'?' stands for an unseen card; give the declared card a name")
+            clash = base._index.get(normalize(label))
+            if clash:
+                other = base.cards[clash[0]].name
+                raise where.error(f"{clip(label)!r} is already a card of the catalogue ({other}); a declared card "
+                                  f"needs a name of its own (or use {other} itself)")
+            if normalize(label) in taken:
+                raise where.error(f"{clip(label)!r} is declared twice (line {taken[normalize(label)].line})")
+            taken[normalize(label)] = where
+        type_word = fields["type"].as_str("type")
+        if type_word not in DECLARED_TYPES:
+            raise fields["type"].error(f"unknown card type {clip(type_word)!r} (one of {', '.join(DECLARED_TYPES)})")
+        ctype = DECLARED_TYPES[type_word]
+        staged.append((item, fields, name, ctype, [label for label, _ in labels[1:]]))
+    declared_defs = [CardDef(key=name, name=name, type=ctype, editions=tuple(EDITIONS), mechanic="keeper",
+                             aliases=tuple(aliases)) for _, _, name, ctype, aliases in staged]
+    lookup = Catalogue([*base, *declared_defs])   # `needs` may name declared Keepers
+    out: list[Declared] = []
+    for (item, fields, name, ctype, aliases) in staged:
+        like_name, needs = None, []
+        note = fields["note"].as_str("note") if "note" in fields else ""
+        if "like" in fields:
+            if "needs" in fields:
+                raise fields["needs"].error("`needs` describes a Goal of its own; a card with `like` works exactly as "
+                                            "that card, so give one or the other")
+            try:
+                like = base.resolve(fields["like"].as_str("like"))
+            except UnknownName as exc:
+                raise fields["like"].error(f"like: {exc}") from None
+            if like.type != ctype:
+                raise fields["like"].error(f"{name} is declared a {ctype.replace('_', ' ')} but {like.name} is a "
+                                           f"{like.type.replace('_', ' ')}; a card works like a card of its own type")
+            like_name = like.name
+            card = CardDef(key=name, name=name, type=ctype, editions=tuple(EDITIONS), mechanic=like.mechanic,
+                           params=dict(like.params), numerals=like.numerals, aliases=tuple(aliases), tags=like.tags,
+                           effect=like.effect, certainty=like.certainty, note=note)
+        elif ctype == GOAL:
+            if "needs" not in fields:
+                raise item.error(f"the Goal {name} needs `like: GOAL` or `needs: [KEEPER, ...]` (the Keepers it asks for)")
+            for n in fields["needs"].as_seq("needs"):
+                try:
+                    keeper = lookup.resolve(n.as_str("a Keeper in needs"))
+                except UnknownName as exc:
+                    raise n.error(str(exc)) from None
+                if keeper.type != KEEPER:
+                    raise n.error(f"{keeper.name} is a {keeper.type.replace('_', ' ')}; `needs` names Keepers")
+                needs.append(keeper.name)
+            if not needs:
+                raise fields["needs"].error("a Goal needs at least one Keeper")
+            mech = REGISTRY["keeper_goal"]
+            params = {k: spec.default for k, spec in mech.params.items()}
+            params["needs"] = needs
+            card = CardDef(key=name, name=name, type=GOAL, editions=tuple(EDITIONS), mechanic="keeper_goal",
+                           params=params, aliases=tuple(aliases), effect=f"wins with {', '.join(needs)} in front of you",
+                           note=note)
+        elif ctype in (KEEPER, CREEPER):
+            if "needs" in fields:
+                raise fields["needs"].error("`needs` belongs to a Goal")
+            mechanic = "keeper" if ctype == KEEPER else "blocking_creeper"
+            params = {k: spec.default for k, spec in REGISTRY[mechanic].params.items()}
+            card = CardDef(key=name, name=name, type=ctype, editions=tuple(EDITIONS), mechanic=mechanic,
+                           params=params, aliases=tuple(aliases), note=note,
+                           effect="a plain Keeper" if ctype == KEEPER else "a plain Creeper: you cannot win with it")
+        else:
+            raise item.error(f"a declared {type_word.replace('_', ' ')} needs `like: CARD`: the catalogue card it "
+                             "works exactly as (only a Keeper, a Creeper or a Goal with `needs` can be plain)")
+        out.append(Declared(card, like_name, needs, item))
+    return Catalogue([*base, *(d.card for d in out)]), out
+
+
+def declared_catalogue(cards: Any, base: Catalogue | None = None) -> Catalogue:
+    """The catalogue with the cards of a plain-data `cards:` list (the app's open
+    document) declared over `base`. Raises InputError for a bad declaration."""
+    import json
+
+    base = base or default_catalogue()
+    if not cards:
+        return base
+    root = strictyaml.parse(json.dumps(cards, ensure_ascii=False, indent=1), "cards")
+    assert root is not None          # a non-empty list is never an empty document
+    return declare_cards(root, base)[0]
 
 
 class _Reader:
@@ -308,6 +435,9 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     if "id" in top and (len(sid) > MAX_NAME_CHARS or not _ID.match(sid)):
         raise top["id"].error(f"id {sid[:60]!r} must be kebab-case (lowercase words joined by '-'), "
                               f"at most {MAX_NAME_CHARS} characters")
+    declared: list[Declared] = []
+    if "cards" in top:
+        catalogue, declared = declare_cards(top["cards"], catalogue)
     table = check_keys(top["table"], TABLE_KEYS, "the table", required=("players",))
     editions = None
     if "editions" in table:
@@ -325,7 +455,8 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
                   cites=[_ruling_id(n, "a ruling id in cites") for n in top["cites"].as_seq("cites")]
                   if "cites" in top else [],
                   note=top["note"].as_str("note") if "note" in top else "",
-                  table=top["table"], events=[], expect=None, catalogue=catalogue, editions=editions)
+                  table=top["table"], events=[], expect=None, catalogue=catalogue, editions=editions,
+                  declared=declared)
     sc.deal = table["deal"].as_bool("deal") if "deal" in table else False
     sc.solo = table["solo"].as_bool("solo") if "solo" in table else False
     if sc.deal:
@@ -663,8 +794,17 @@ def _winner_problems(sc: Scenario) -> list[tuple[Node, str]]:
 
 
 def load_scenario(path: str, catalogue: Catalogue | None = None) -> Scenario:
-    root = strictyaml.read_file(path)
-    return parse_scenario(root, path, catalogue)
+    """Read a scenario from a file, or from a share string (`fj1.…`) given in its place."""
+    root = read_source(path)
+    return parse_scenario(root, share.SHOWN_AS if share.looks_like_share(path) else path, catalogue)
+
+
+def read_source(path_or_share: str) -> Node | None:
+    """The YAML tree of a scenario file, or of the document a share string holds (the
+    same strict reader and limits either way)."""
+    if share.looks_like_share(path_or_share):
+        return strictyaml.parse(share.document_text(share.decode(path_or_share)), share.SHOWN_AS)
+    return strictyaml.read_file(path_or_share)
 
 
 def build_state(sc: Scenario, seed: int = 0) -> State:

@@ -15,9 +15,13 @@ from adjudicator.errors import FluxxJudgeError
 
 
 def _scenario_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    from adjudicator.share import looks_like_share
+
     files, missing = [], []
     for p in paths:
-        if os.path.isdir(p):
+        if looks_like_share(p) and not os.path.exists(p):
+            files.append(p)              # a share string stands in for a file
+        elif os.path.isdir(p):
             for root, dirs, names in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
                 files.extend(os.path.join(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
@@ -150,6 +154,19 @@ def cmd_analyse(args) -> int:
     return 0
 
 
+def cmd_share(args) -> int:
+    from adjudicator import share
+    from adjudicator.scenario import load_scenario, read_source
+
+    if args.show:
+        print(share.document_text(share.decode(args.file)))
+        return 0
+    load_scenario(args.file)            # only a scenario that opens is shared
+    root = read_source(args.file)
+    print(share.encode(root.plain_data()))
+    return 0
+
+
 def cmd_cards(args) -> int:
     from adjudicator.catalogue import EDITIONS, default_catalogue
 
@@ -212,41 +229,50 @@ and open and save files here as you: use it on a network you trust. Ctrl+C stops
 the server and every tab's app (save your work first)."""
 
 
+_FILE_HELP = "a scenario file, or a share string (fj1.…) made by `fluxx-judge share`"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fluxx-judge", description="A rules referee for Fluxx: replay a disputed "
                                      "position through the reference engine and get a verdict tied to the official rulings.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("check", help="replay scenario files and check their expectations")
-    p.add_argument("paths", nargs="*", help="scenario files or folders (default: the built-in library)")
+    p.add_argument("paths", nargs="*", help="scenario files, folders or share strings (default: the built-in library)")
     p.add_argument("--json", action="store_true", help="one JSON object per scenario")
     p.add_argument("--seed", type=int, default=0, help="seed for shuffles and random picks no scenario fixes")
     p.set_defaults(func=cmd_check)
     p = sub.add_parser("replay", help="replay one scenario step by step with the rulings behind each step")
-    p.add_argument("file")
+    p.add_argument("file", help=_FILE_HELP)
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("moves", help="list the legal events after a scenario's last event (reveals of unseen cards "
                                      "included), in file syntax and in words")
-    p.add_argument("file")
+    p.add_argument("file", help=_FILE_HELP)
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_moves)
     p = sub.add_parser("analyse", aliases=["analyze"], help="search the rest of the active player's turn: can they "
                        "win, by which line, which visible Surprises could stop it")
-    p.add_argument("file")
+    p.add_argument("file", help=_FILE_HELP)
     p.add_argument("--after", type=int, metavar="N", help="analyse after event N (default: the last; 0: the set-up)")
     p.add_argument("--seconds", type=float, default=2.0, help="time limit of the search (default 2)")
     p.add_argument("--positions", type=int, default=20_000, help="positions searched at most (default 20000)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_analyse)
+    p = sub.add_parser("share", help="print a scenario as one short URL-safe line (fj1.…) that every command "
+                                     "taking a scenario file also takes in its place")
+    p.add_argument("file", help=_FILE_HELP)
+    p.add_argument("--show", action="store_true", help="print the scenario a share string holds, as the text that "
+                   "line numbers in messages about it count")
+    p.set_defaults(func=cmd_share)
     p = sub.add_parser("cards", help="list the card catalogue")
     p.add_argument("--edition", help="base, creeper-pack, star, eco, pirate, mystery, anatomy, faq")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cards)
     p = sub.add_parser("open", help="open a scenario file in the app's Replay screen")
-    p.add_argument("file")
+    p.add_argument("file", help=_FILE_HELP)
     p.set_defaults(func=cmd_app)
     p = sub.add_parser("serve", help="serve the app to web browsers (a phone at the table); one app per tab",
                        description=SERVE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -170,6 +170,8 @@ class FluxxJudgeApp(App[int]):
         yield SystemCommand("Save scenario", "Save the scenario (Ctrl+S)", self.action_save)
         yield SystemCommand("Save scenario as", "Save the scenario under a new name (F6)", self.action_save_as)
         yield SystemCommand("Question", "Write the question in dispute", self.ask_question)
+        yield SystemCommand("Share scenario", "Copy the scenario as one line (fj1.…) to paste anywhere; "
+                            "`fluxx-judge open LINE` opens it (S on Replay)", self.action_share)
         yield SystemCommand("New scenario", "Start an empty table (Ctrl+N)", self.action_new)
         yield SystemCommand("Help", "Keys and screens (F1)", self.action_help)
 
@@ -256,6 +258,14 @@ class FluxxJudgeApp(App[int]):
             self.action_save_as(after)
             return
         self._save(None, after)
+
+    def action_share(self) -> None:
+        """Copy the open scenario's share string to the clipboard and show it."""
+        line = self.session.share_string()
+        self.copy_to_clipboard(line)
+        self.notify(f"{line}\n({len(line)} characters; copied to the clipboard. `fluxx-judge open` or any command "
+                    "taking a scenario file takes this line in its place.)", title="Share string", timeout=20,
+                    markup=False)
 
     def action_save_as(self, after=None, proposed: str | None = None) -> None:
         from tui.widgets import PathSuggester, PromptModal

@@ -32,11 +32,45 @@ MAX_PLAYERS = 8
 
 
 @functools.lru_cache(maxsize=1)
-def catalogue():
+def base_catalogue():
     """The built-in card catalogue (loaded on first use, never at start-up)."""
     from adjudicator.catalogue import default_catalogue
 
     return default_catalogue()
+
+
+_declared: list[Any] = [None, None]     # the open document's `cards:` and the catalogue they make
+
+
+def catalogue():
+    """The catalogue the open document uses: the built-in one with the cards the
+    document declares (`cards:`, format 1.1 item 8) when those are well formed."""
+    return _declared[1] or base_catalogue()
+
+
+def use_declared(cards: Any) -> None:
+    """Layer the open document's declared cards over the built-in catalogue (a bad
+    declaration leaves them out: the problems panel shows why, from the engine)."""
+    import json
+
+    from adjudicator.errors import InputError
+    from adjudicator.scenario import declared_catalogue
+
+    key = json.dumps(cards, sort_keys=True, default=str) if cards else None
+    if key == _declared[0]:
+        return
+    try:
+        layered = declared_catalogue(cards, base_catalogue()) if cards else None
+    except (InputError, TypeError, ValueError):
+        layered = None
+    _declared[:] = [key, layered]
+
+
+def declare(doc: dict, card: dict) -> None:
+    """Add a card the catalogue lacks to the document's `cards:`."""
+    cards = doc.get("cards") if isinstance(doc.get("cards"), list) else []
+    doc["cards"] = [*cards, card]
+    use_declared(doc["cards"])
 
 
 # --------------------------------------------------------------------------- zones
@@ -363,6 +397,10 @@ class CardIndex:
         return None
 
 
-@functools.lru_cache(maxsize=1)
 def card_index() -> CardIndex:
-    return CardIndex(catalogue())
+    return _card_index(catalogue())
+
+
+@functools.lru_cache(maxsize=4)
+def _card_index(cat) -> CardIndex:
+    return CardIndex(cat)

@@ -147,6 +147,10 @@ class Session:
         with `error` set (and a fresh document); the file itself is never touched."""
         from tui import scenario_io
 
+        from adjudicator import share
+
+        if share.looks_like_share(path) and not os.path.exists(path):
+            return cls.from_share(path)
         path = os.path.abspath(os.path.expanduser(path))
         text = None
         try:
@@ -165,6 +169,27 @@ class Session:
         except OSError as exc:
             return cls(error=InputError(f"cannot read the file: {exc.strerror or exc}", path))
         return cls(doc=data, path=path, text=text, saved=copy.deepcopy(data), disk=_digest(raw))
+
+    @classmethod
+    def from_share(cls, text: str) -> "Session":
+        """Open the scenario a share string holds, as a new unsaved document (Save asks
+        where). A string that cannot be read gives a session with `error` set."""
+        from adjudicator import share
+        from adjudicator.scenario import check_card_counts, read_source
+
+        try:
+            root = read_source(text)         # the strict reader and its limits
+            check_card_counts(root)
+        except InputError as exc:
+            return cls(error=exc)
+        data = root.plain_data()
+        return cls(doc=data, saved={}, text="")   # unsaved: quitting asks first
+
+    def share_string(self) -> str:
+        """The open scenario as a share string."""
+        from adjudicator import share
+
+        return share.encode(clean(self.doc))
 
     # -- state ---------------------------------------------------------------
     @property

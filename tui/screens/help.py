@@ -40,6 +40,9 @@ a name; aliases and typos are found; `?` is a card nobody can see, `? x3` three 
 them; `Milk x2` adds two), **d** remove, **m** move to another zone, **[ ]** reorder
 (piles are top first), **+ -** copies. The problems panel lists, from the engine's own
 checks, why the position could not occur; Enter on a problem jumps to the card.
+**Ctrl+K** declares a card the catalogue lacks: name it, say what kind it is and what it
+works like (a catalogue card, or a plain Keeper or Creeper, or a Goal needing Keepers);
+it is then offered like any other card and saved in the scenario's `cards:`.
 
 ## Replay (F3): the answer, then step by step
 
@@ -56,6 +59,8 @@ last event, **Delete** removes a what-if line. **n** opens the Analysis panel: f
 the selected step, can the player whose turn it is still win this turn, by which line,
 which Surprises in visible hands could stop it, and does some line hand the win to
 someone else (the search runs in the background and says when it was cut short).
+**s** copies the scenario as a share string (one line, `fj1.…`) to the clipboard:
+`fluxx-judge open LINE` (or any command that takes a scenario file) opens it.
 
 ## Rulings (F4): search
 

@@ -50,6 +50,7 @@ class ReplayScreen(Screen):
         Binding("b", "branch", "What if"),
         Binding("l", "next_line", "Lines", show=False),
         Binding("q", "question", "Question"),
+        Binding("s", "app.share", "Share"),
         Binding("d", "disputed", "Disputed", show=False),
         Binding("t", "toggle_table", "Table/why", show=False),
         Binding("n", "toggle_analysis", "Analysis"),

@@ -37,6 +37,7 @@ class TableScreen(Screen):
         Binding("ctrl+n", "app.new", "New", show=False),
         Binding("ctrl+w", "question", "Question"),
         Binding("ctrl+g", "goto", "Go to zone"),
+        Binding("ctrl+k", "declare", "New card"),
     ]
 
     def __init__(self) -> None:
@@ -145,6 +146,80 @@ class TableScreen(Screen):
         self.app.push_screen(ChoiceModal("Go to...", choices, "Type part of a name (ben hand). Enter: go - Esc: "
                                          "cancel", filtered=True), chosen)
 
+    def action_declare(self) -> None:
+        """Add a card the catalogue lacks (format 1.1, item 8): name it, say what kind of
+        card it is and what it works like; it is then offered like any catalogue card."""
+        if self.session is None:
+            return
+        kinds = [("keeper", "Keeper", ""), ("creeper", "Creeper", ""), ("goal", "Goal", ""),
+                 ("action", "Action", ""), ("rule", "New Rule", ""), ("surprise", "Surprise", ""),
+                 ("meta_rule", "Meta Rule", ""), ("ungoal", "Ungoal", "")]
+
+        def declare(card: dict) -> None:
+            P.declare(self.session.doc, card)
+            self.changed()
+            how = f"works like {card['like']}" if "like" in card else (
+                f"needs {', '.join(card['needs'])}" if "needs" in card else f"a plain {card['type']}")
+            self.notify(f"{card['name']} ({how}) is declared in this scenario: add it to any zone as usual.",
+                        title="New card", markup=False)
+
+        def named(name: str | None) -> None:
+            name = " ".join((name or "").split())
+            if not name:
+                return
+            known = P.catalogue().find(name)
+            if known is not None:
+                self.notify(f"{name!r} is already a card ({known.name}): use it as it is, or choose another name.",
+                            severity="warning", markup=False)
+                return
+            self.app.push_screen(ChoiceModal(f"What kind of card is {name}?", kinds), lambda t: typed(name, t))
+
+        def typed(name: str, ctype: str | None) -> None:
+            if not ctype:
+                return
+            ways = [("like", "Works like a card of the catalogue...", "")]
+            if ctype in ("keeper", "creeper"):
+                ways.insert(0, ("plain", f"A plain {ctype.title()}", ""))
+            elif ctype == "goal":
+                ways.insert(0, ("needs", "Needs some Keepers (a Goal of Keepers)...", ""))
+            if len(ways) == 1:
+                return how(name, ctype, "like")
+            self.app.push_screen(ChoiceModal(f"{name} is...", ways), lambda w: how(name, ctype, w))
+
+        def how(name: str, ctype: str, way: str | None) -> None:
+            card = {"name": name, "type": ctype}
+            if way == "plain":
+                declare(card)
+            elif way == "like":
+                self.app.push_screen(CardPicker(f"{name} works exactly like..."), lambda e: liked(card, e))
+            elif way == "needs":
+                self.app.push_screen(PromptModal(f"The Keepers {name} needs", "", "Keeper, Keeper, ...",
+                                                 "Names separated by commas. Enter: accept - Esc: cancel"),
+                                     lambda text: needed(card, text))
+
+        def liked(card: dict, entry: str | None) -> None:
+            like = resolve(P.split_copies(entry or "")[0]) if entry else None
+            if like is None:
+                return
+            if like.type != card["type"]:
+                self.notify(f"{like.name} is a {like.type.replace('_', ' ')}, not a {card['type'].replace('_', ' ')}: "
+                            "a card works like a card of its own kind.", severity="warning", markup=False)
+                return
+            declare({**card, "like": like.name})
+
+        def needed(card: dict, text: str | None) -> None:
+            names = [n.strip() for n in (text or "").split(",") if n.strip()]
+            cards = [resolve(n) for n in names]
+            bad = [n for n, c in zip(names, cards) if c is None or c.type != "keeper"]
+            if not names or bad:
+                self.notify(f"Not a Keeper: {', '.join(bad)}" if bad else "Name at least one Keeper.",
+                            severity="warning", markup=False)
+                return
+            declare({**card, "needs": [c.name for c in cards]})
+
+        self.app.push_screen(PromptModal("A card the catalogue lacks: its name", "", "the name printed on it",
+                                         "Enter: next - Esc: cancel"), named)
+
     def action_question(self) -> None:
         if self.session is not None:
             self.app.ask_question(self._question_written)
@@ -163,6 +238,7 @@ class TableScreen(Screen):
 
     def refresh_all(self) -> None:
         s = self.session
+        P.use_declared(s.doc.get("cards"))
         self.seen_version = s.version
         self._show_file_label()
         self._show_question()
@@ -236,6 +312,7 @@ class TableScreen(Screen):
 
     # -- problems ------------------------------------------------------------------
     def _check(self) -> None:
+        P.use_declared(self.session.doc.get("cards"))
         self._check_worker(self.session.version, copy.deepcopy(self.session.doc))
 
     @work(thread=True, exclusive=True, group="problems")

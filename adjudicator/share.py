@@ -77,8 +77,11 @@ def _primer(version: int = 1) -> bytes:
 
 
 def looks_like_share(text: str) -> bool:
-    """Whether a command-line argument is a share string rather than a file name."""
-    return bool(_ANY_PREFIX.match(text.strip()))
+    """Whether a command-line argument is a share string rather than a file name (a file
+    that exists under such a name, say `fj1.yaml`, is read as the file)."""
+    import os
+
+    return bool(_ANY_PREFIX.match(text.strip())) and not os.path.exists(text)
 
 
 # --------------------------------------------------------------------------- encoding

@@ -19,7 +19,7 @@ def _scenario_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
 
     files, missing = [], []
     for p in paths:
-        if looks_like_share(p) and not os.path.exists(p):
+        if looks_like_share(p):
             files.append(p)              # a share string stands in for a file
         elif os.path.isdir(p):
             for root, dirs, names in os.walk(p):

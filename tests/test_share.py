@@ -140,7 +140,7 @@ def test_a_typical_three_player_dispute_fits_in_about_300_characters(record_prop
     assert statistics.median(whole) <= 500
 
 
-def test_commands_take_a_share_string_in_place_of_a_file(tmp_path):
+def test_commands_take_a_share_string_in_place_of_a_file(tmp_path, monkeypatch):
     path = Path(library_path()) / "base" / "goal-replacement-wins-for-opponent.yaml"
     run = lambda *a: subprocess.run([sys.executable, "-m", "fluxx_judge", *a], capture_output=True, text=True,
                                     timeout=120, stdin=subprocess.DEVNULL)
@@ -156,6 +156,11 @@ def test_commands_take_a_share_string_in_place_of_a_file(tmp_path):
     assert bad.returncode != 0 and "Traceback" not in bad.stderr + bad.stdout
     assert "share string: cut short" in bad.stdout + bad.stderr
     assert replay_file(line).passed
+    named = tmp_path / "fj1.yaml"            # a file whose name looks like a share string is a file
+    named.write_bytes(path.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert load_scenario("fj1.yaml").id == "goal-replacement-wins-for-opponent"
+    assert run("check", "fj1.yaml").returncode == 0
     shown = run("share", "--show", line)
     assert shown.returncode == 0 and '"id": "goal-replacement-wins-for-opponent"' in shown.stdout
 

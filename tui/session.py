@@ -149,7 +149,7 @@ class Session:
 
         from adjudicator import share
 
-        if share.looks_like_share(path) and not os.path.exists(path):
+        if share.looks_like_share(path):
             return cls.from_share(path)
         path = os.path.abspath(os.path.expanduser(path))
         text = None

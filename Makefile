@@ -36,10 +36,10 @@ $(BROWSER): | $(STAMP)
 	@touch $@
 
 # Derandomized (hypothesis profile `ci`): the same examples every run; spread by
-# pytest-xdist over four workers (two per core: the app, browser and terminal tests
+# pytest-xdist over three workers (more than the two cores: the app, browser and terminal tests
 # spend much of their time waiting).
 test: $(STAMP) $(BROWSER)
-	$(PY) -m pytest -q -n 4
+	$(PY) -m pytest -q -n 3
 
 # The same properties with fresh random seeds and FLUXX_FUZZ_FACTOR (default 20) times
 # the examples. A failure prints the example (and a @reproduce_failure blob): add it to

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -17,17 +16,10 @@ class CardCommands(Provider):
     """Every card and alias: opens the Cards screen on it."""
 
     async def startup(self) -> None:
-        def load() -> list[tuple[str, Any]]:
-            from tui.position import catalogue
-
-            out = []
-            for card in catalogue():
-                out.append((card.name, card))
-                out += [(alias, card) for alias in card.aliases]
-            return out
+        from tui.position import card_labels
 
         try:
-            self.cards = await asyncio.to_thread(load)
+            self.cards = await asyncio.to_thread(card_labels)
         except Exception:
             self.cards = []
 

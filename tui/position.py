@@ -140,6 +140,12 @@ def set_zone(table: dict, zone: str, items: list) -> None:
         table.pop(zone, None)
 
 
+def card_labels(cat: Any = None) -> list[tuple[str, Any]]:
+    """(label, card) for every card name and alias of `cat` (default: the open
+    document's catalogue): what the palette's card providers offer."""
+    return [(label, card) for card in (cat or catalogue()) for label in (card.name, *card.aliases)]
+
+
 def split_copies(entry: str) -> tuple[str, int]:
     """'Milk x2' -> ('Milk', 2); 'Milk' -> ('Milk', 1). A count too long to be a count
     reads as one past the limit (the loader and the editor refuse it), never a crash."""

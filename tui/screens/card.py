@@ -145,14 +145,11 @@ class CardPageCommands(Provider):
     """Every card and alias in the palette as "card page NAME": opens its page."""
 
     async def startup(self) -> None:
-        def load() -> list[tuple[str, str, str]]:
-            from adjudicator.catalogue import default_catalogue
+        from adjudicator.catalogue import default_catalogue
+        from tui.position import card_labels
 
-            out = []
-            for card in default_catalogue():
-                for label in (card.name, *card.aliases):
-                    out.append((label, card.name, card.effect))
-            return out
+        def load() -> list[tuple[str, str, str]]:
+            return [(label, card.name, card.effect) for label, card in card_labels(default_catalogue())]
 
         try:
             self.cards = await asyncio.to_thread(load)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from adjudicator import interactions
-from adjudicator.catalogue import Catalogue
+from adjudicator.catalogue import CardDef, Catalogue
 from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision, Rejected
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
@@ -88,6 +88,13 @@ def _swap_card(st: State, old: int, new: int) -> None:
     for pool in list(st.hands.values()) + [t.cards for t in st.temp_hands]:
         if old in pool:
             pool[pool.index(old)] = new
+
+
+@dataclass
+class _TurnEndOutcome:
+    """How a trial end of turn stopped short: refused, or (None) a decision or the game's end."""
+
+    refusal: Rejected | None
 
 
 class _GameEnded(Exception):
@@ -1236,44 +1243,58 @@ class Engine(Quantities, Responses):
         many = (kind == "n" and n > 1) or (kind == "all_but" and len(st.hands[st.active_player]) - n > 1)
         return many and len(st.hands[st.active_player]) > 1
 
-    def _event_play(self, player: str, ev: Event) -> None:
+    def _play_refusal(self, player: str, d: CardDef) -> Rejected | None:
+        """Why `player` may not play `d` now, judged before anything happens (None: the
+        play goes ahead). `_event_play` and the legal-events list ask the same question."""
         st = self.state
-        before = st.snapshot()      # the table before this action, to cancel it
         if player != st.active_player:
-            hint = " (to use a Surprise out of turn, write `surprise:`)" if self.cat.get(ev.key).type == SURPRISE else ""
+            hint = " (to use a Surprise out of turn, write `surprise:`)" if d.type == SURPRISE else ""
             why = (f"{st.active_player} still has plays to make" if self.plays_left() > 0 or st.temp_hands else
                    f"the turn passes to {self.next_player()}, not {player}")
-            raise Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} ({why}); off "
-                           "their turn players only make the choices the rules ask of them", "rule-play-clockwise",
-                           ("out-of-turn-activity",))
-        d = self.cat.get(ev.key)
+            return Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} ({why}); off "
+                            "their turn players only make the choices the rules ask of them", "rule-play-clockwise",
+                            ("out-of-turn-activity",))
         if st.temp_hands:
             frame = st.temp_hands[-1]
-            card = next((c for c in frame.cards if st.defs[c].key == d.key), None)
-            if card is None:
-                raise Rejected(f"{player} is playing from the temporary hand of {self.name(frame.source)} "
-                               f"({self.names(frame.cards)}); {d.name} is not in it", "rule-nested-action-example")
+            if not any(st.defs[c].key == d.key for c in frame.cards):
+                return Rejected(f"{player} is playing from the temporary hand of {self.name(frame.source)} "
+                                f"({self.names(frame.cards)}); {d.name} is not in it", "rule-nested-action-example")
             if self.plays_left() <= 0:  # pragma: no cover - finished frames close at once
-                raise Rejected("no plays are left in the temporary hand")
-            frame.cards.remove(card)
-            random_play = False
+                return Rejected("no plays are left in the temporary hand")
         else:
-            card = self.find_in_hand(player, d.key)
-            if card is None:
-                raise Rejected(f"{player} has no {d.name} in hand (hand: {self.names(st.hands[player])})")
+            if self.find_in_hand(player, d.key) is None:
+                return Rejected(f"{player} has no {d.name} in hand (hand: {self.names(st.hands[player])})")
             if self.plays_left() <= 0:
                 kind, n = self.play_quota(player)
                 why = ("the Play rule's plays are used up" if kind == "n" and st.played >= n else
                        "no cards are left to play" if not st.hands[player] else
                        f"the Play rule keeps {n} card(s) in hand")
-                raise Rejected(f"{player} has no play left this turn: {why}; end the turn instead",
-                               "play-more-than-hand", ("rule-turn-sequence",))
+                return Rejected(f"{player} has no play left this turn: {why}; end the turn instead",
+                                "play-more-than-hand", ("rule-turn-sequence",))
+        if d.type == UNKNOWN:
+            return Rejected("an unknown card ('?') cannot be played: name the card")
+        if d.type == CREEPER:
+            return Rejected(f"{d.name} is a Creeper: Creepers never stay in a hand", "rule-creeper-drawn-auto-play")
+        return None
+
+    def _event_play(self, player: str, ev: Event) -> None:
+        st = self.state
+        d = self.cat.get(ev.key)
+        refusal = self._play_refusal(player, d)
+        if refusal is not None:
+            raise refusal
+        before = st.snapshot()      # the table before this action, to cancel it
+        if st.temp_hands:
+            frame = st.temp_hands[-1]
+            card = next(c for c in frame.cards if st.defs[c].key == d.key)
+            frame.cards.remove(card)
+            random_play = False
+        else:
+            found = self.find_in_hand(player, d.key)
+            assert found is not None            # (checked above)
+            card = found
             random_play = self.first_play_is_random()
             st.hands[player].remove(card)
-        if d.type == UNKNOWN:
-            raise Rejected("an unknown card ('?') cannot be played: name the card")
-        if d.type == CREEPER:
-            raise Rejected(f"{d.name} is a Creeper: Creepers never stay in a hand", "rule-creeper-drawn-auto-play")
         if random_play:
             self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
                      f"it is {d.name}.")
@@ -1301,32 +1322,44 @@ class Engine(Quantities, Responses):
             self.say(f"{player} has a +{bonus} Play bonus, but nothing exceeds all: Play All still means exactly every "
                      "card in hand.", "play-all-plus-bonus")
 
-    def _event_use(self, player: str, ev: Event) -> None:
+    def _use_refusal(self, player: str, d: CardDef) -> tuple[int | None, Rejected | None]:
+        """The card in play giving `player` the free action `d`, and why it may not be
+        used now (None: it may), judged before anything happens."""
         st = self.state
-        before = st.snapshot()      # the table before this action, to cancel it
-        d = self.cat.get(ev.key)
         card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
         if card is None:
             card = next((c for c in st.keepers[player] if st.defs[c].key == d.key), None)
         if card is None:
-            raise Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
-                           "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
-                           ("rule-in-play-definition",))
+            return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
+                                  "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
+                                  ("rule-in-play-definition",))
         impl = d.impl
         if not impl.free_action:
-            raise Rejected(f"{d.name} gives no free action to use")
+            return card, Rejected(f"{d.name} gives no free action to use")
         if player != st.active_player and not impl.off_turn:
-            raise Rejected(f"free actions are taken on your own turn; it is {st.active_player}'s turn",
-                           "rule-free-actions-anytime-not-plays")
+            return card, Rejected(f"free actions are taken on your own turn; it is {st.active_player}'s turn",
+                                  "rule-free-actions-anytime-not-plays")
         if st.temp_hands and player == st.active_player:
-            raise Rejected(f"{d.name} cannot be used while a temporary hand is being played "
-                           f"({self.name(st.temp_hands[-1].source)}); use it before or after", "gowi-inside-temp-hand")
+            return card, Rejected(f"{d.name} cannot be used while a temporary hand is being played "
+                                  f"({self.name(st.temp_hands[-1].source)}); use it before or after",
+                                  "gowi-inside-temp-hand")
         if impl.used_once_per_turn(d) and d.key in st.free_used and player == st.active_player:
-            raise Rejected(f"{d.name} can be used only once per turn, and {player} has used it this turn",
-                           "once-per-turn-power")
+            return card, Rejected(f"{d.name} can be used only once per turn, and {player} has used it this turn",
+                                  "once-per-turn-power")
         problem = impl.cannot_use(self, card, player)
         if problem:
-            raise Rejected(problem[0], problem[1])
+            return card, Rejected(problem[0], problem[1])
+        return card, None
+
+    def _event_use(self, player: str, ev: Event) -> None:
+        st = self.state
+        d = self.cat.get(ev.key)
+        card, refusal = self._use_refusal(player, d)
+        if refusal is not None:
+            raise refusal
+        assert card is not None
+        before = st.snapshot()      # the table before this action, to cancel it
+        impl = d.impl
         if player == st.active_player:
             st.free_used.append(d.key)
         self.open_game_action(d.key, player, f"{player}'s use of {d.name}")
@@ -1343,20 +1376,27 @@ class Engine(Quantities, Responses):
         self.surprise_out_of_turn(player, ev)
         self.state.history.append((d.key, player, f"{player}'s {d.name}", self.state.serial))
 
-    def _event_end_turn(self, player: str) -> None:
+    def _end_turn_refusal(self, player: str) -> Rejected | None:
+        """Why `player` may not end the turn now (None: they may)."""
         st = self.state
         if player != st.active_player:
-            raise Rejected(f"only {st.active_player} can end their own turn", "rule-play-clockwise")
+            return Rejected(f"only {st.active_player} can end their own turn", "rule-play-clockwise")
         if st.temp_hands:
-            raise Rejected(f"{self.name(st.temp_hands[-1].source)} is still being played: its temporary hand "
-                           "must be used first", "rule-played-card-must-be-followed")
+            return Rejected(f"{self.name(st.temp_hands[-1].source)} is still being played: its temporary hand "
+                            "must be used first", "rule-played-card-must-be-followed")
         duty = self.turn_duty(player)
         if duty:
-            raise Rejected(duty, "turn-ending-cards-list")
+            return Rejected(duty, "turn-ending-cards-list")
         if self.plays_left() > 0:
-            raise Rejected(f"{player} still owes {self.plays_left_label()} play(s) and has cards to play them with; "
-                           "cards cannot simply be kept or thrown away", "rule-no-voluntary-discard",
-                           ("rule-turn-sequence", "play-all-includes-new-cards"))
+            return Rejected(f"{player} still owes {self.plays_left_label()} play(s) and has cards to play them with; "
+                            "cards cannot simply be kept or thrown away", "rule-no-voluntary-discard",
+                            ("rule-turn-sequence", "play-all-includes-new-cards"))
+        return None
+
+    def _event_end_turn(self, player: str) -> None:
+        refusal = self._end_turn_refusal(player)
+        if refusal is not None:
+            raise refusal
         self.end_turn(f"{player} ends the turn")
 
     def turn_over_since(self, turn_number: int) -> bool:
@@ -1475,23 +1515,43 @@ class Engine(Quantities, Responses):
     def _trial_refusal(self, player: str, ev: Event) -> Rejected | None:
         """Run the turn's end and `ev` on a copy, choices nobody has scripted yet taken
         by default, and return the refusal `ev` meets, if any. Nothing is kept."""
+        with self._after_turn_end(player) as ended:
+            if ended is not None:
+                return ended.refusal
+            try:
+                self._dispatch_verb(player, ev)
+            except Rejected as refusal:
+                return refusal
+            except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
+                return None
+        return None
+
+    @contextmanager
+    def _after_turn_end(self, player: str) -> Iterator[_TurnEndOutcome | None]:
+        """Inside: the table as it would be once the active turn has ended for `player`
+        to act, on a copy, choices nobody has scripted yet taken by default. Yields None
+        when the turn ended cleanly (`self.state` is then that copy), else what stopped
+        it (a refusal, or None for anything else: a decision, the game's end). Everything
+        is put back on leaving."""
         keep = (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
                 self._said_tie, self._said_stall, self._claim_notes, self._resume, self._resumed, self._preempted)
         self.state = self.state.clone()
         self.entries = []
         self._probing = True
         try:
-            self.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
-            self._dispatch_verb(player, ev)
-        except Rejected as refusal:
-            return refusal
-        except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
-            return None
+            try:
+                self.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
+            except Rejected as refusal:
+                yield _TurnEndOutcome(refusal)
+                return
+            except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
+                yield _TurnEndOutcome(None)
+                return
+            yield None
         finally:
             (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
              self._said_tie, self._said_stall, self._claim_notes, self._resume, self._resumed, self._preempted) = keep
             self._probing = False
-        return None
 
     # =====================================================================
     # unseen cards (format 1.1, item 2)
@@ -1678,4 +1738,64 @@ class Engine(Quantities, Responses):
             self.state, self.pending = saved_state, saved_pending
 
     def legal_events(self) -> list[Event]:
-        return [ev for ev in self.candidate_events() if (r := self.try_event(ev)) is not None and r.status != "rejected"]
+        """The candidate events the rules allow now.
+
+        A play, a free action or the end of a turn is refused only by the checks made
+        before anything of it happens (`_play_refusal`, `_use_refusal`,
+        `_end_turn_refusal`, which `submit` makes too), unless a card nobody has seen
+        ('?') is on the table, where an effect may turn one up and be refused then. So
+        those events are judged by those checks alone (a next player's play on the table
+        as it would be once the turn has ended, worked out once for all of them); a
+        Surprise, an event while a decision waits, and any event at a table holding '?'
+        are tried in full on a copy. `tests/test_legal_events.py` holds the two ways to
+        the same answer."""
+        candidates = self.candidate_events()
+        st = self.state
+        if self.pending is not None or st.game_over or any(d.type == UNKNOWN for d in st.defs):
+            return [ev for ev in candidates if self._accepted_on_trial(ev)]
+        out: list[Event] = []
+        later: list[Event] = []             # plays by the next player, which end the active turn first
+        for ev in candidates:
+            player = ev.by or st.active_player
+            if ev.verb == "surprise":
+                if self._accepted_on_trial(ev):
+                    out.append(ev)
+            elif player != st.active_player and ev.verb in ("play", "use") and self._turn_ends_for(player):
+                later.append(ev)
+            elif self._refused_upfront(player, ev) is False:
+                out.append(ev)
+        if later:
+            by_player: dict[str, list[Event]] = {}
+            for ev in later:
+                by_player.setdefault(ev.by or st.active_player, []).append(ev)
+            for player, events in by_player.items():
+                with self._after_turn_end(player) as ended:
+                    for ev in events:
+                        if ended is not None:
+                            ok = ended.refusal is None
+                        elif self.state.game_over:
+                            ok = False          # (refused: nothing more can be played)
+                        else:
+                            ok = self._refused_upfront(player, ev) is False
+                        if ok:
+                            out.append(ev)
+            out.sort(key=candidates.index)
+        return out
+
+    def _refused_upfront(self, player: str, ev: Event) -> bool:
+        """Whether the checks made before anything happens refuse `ev` (a play, a free
+        action or ending the turn) on the table as it stands."""
+        try:
+            if ev.verb == "play":
+                return self._play_refusal(player, self.cat.get(ev.key)) is not None
+            if ev.verb == "use":
+                return self._use_refusal(player, self.cat.get(ev.key))[1] is not None
+            return self._end_turn_refusal(player) is not None
+        except Rejected:
+            return True
+        except NeedDecision:
+            return False
+
+    def _accepted_on_trial(self, ev: Event) -> bool:
+        result = self.try_event(ev)
+        return result is not None and result.status != "rejected"

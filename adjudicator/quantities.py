@@ -32,9 +32,11 @@ class Quantities:
         with a numeral hook (Inflation, One, Two, Five!) applies in the order played,
         never to its own card."""
         st, e = self.state, cast("Engine", self)
+        defs = st.defs
         for r in st.rules + st.meta_rules:
-            if r != card:
-                value = st.defs[r].impl.numeral(e, r, card, value)
+            impl = defs[r].impl
+            if r != card and "numeral" in impl.overridden:
+                value = impl.numeral(e, r, card, value)
         return value
 
     def num(self, card: int, param: str) -> int:
@@ -58,27 +60,41 @@ class Quantities:
 
     def _first(self, hook: str, *args: object) -> Any:      # what that hook returns (a number, a quota)
         """The first rule in force that answers (New Rules before the Basic Rules)."""
-        st = self.state
+        defs = self.state.defs
         for r in self.rule_cards():
-            value = getattr(st.defs[r].impl, hook)(self, r, *args)
-            if value is not None:
-                return value
+            impl = defs[r].impl
+            if hook in impl.overridden:
+                value = getattr(impl, hook)(self, r, *args)
+                if value is not None:
+                    return value
         return None
 
     def draw_rule(self) -> int:
         return self._first("draw_base") or 0
 
-    def powered(self, player: str) -> list[int]:
-        """Cards in front of `player` whose powers work now."""
+    def powered(self, player: str, hook: str | None = None) -> list[int]:
+        """Cards in front of `player` whose powers work now (with `hook`: only those
+        whose mechanic answers that question)."""
         st, e = self.state, cast("Engine", self)
-        return [k for k in st.keepers[player] if st.defs[k].impl.power_active(e, k)]
+        defs = st.defs
+        return [k for k in st.keepers[player] if (hook is None or hook in defs[k].impl.overridden)
+                and defs[k].impl.power_active(e, k)]
+
+    def _bonus(self, hook: str, player: str) -> int:
+        """The sum of a bonus hook over the rules in force and `player`'s powered cards."""
+        st, e = self.state, cast("Engine", self)
+        defs = st.defs
+        total = 0
+        for c in self.rule_cards():
+            impl = defs[c].impl
+            if hook in impl.overridden:
+                total += getattr(impl, hook)(e, c, player)
+        for k in self.powered(player, hook):
+            total += getattr(defs[k].impl, hook)(e, k, player)
+        return total
 
     def draw_total(self, player: str) -> int:
-        st, e = self.state, cast("Engine", self)
-        total = self.draw_rule()
-        total += sum(st.defs[r].impl.draw_bonus(e, r, player) for r in self.rule_cards())
-        total += sum(st.defs[k].impl.draw_bonus(e, k, player) for k in self.powered(player))
-        return max(total, 0)
+        return max(self.draw_rule() + self._bonus("draw_bonus", player), 0)
 
     def draws_owed(self) -> int:
         st = self.state
@@ -87,10 +103,7 @@ class Quantities:
         return max(0, self.draw_total(st.active_player) - st.drawn)
 
     def play_bonus(self, player: str) -> int:
-        st, e = self.state, cast("Engine", self)
-        bonus = sum(st.defs[r].impl.play_bonus(e, r, player) for r in self.rule_cards())
-        bonus += sum(st.defs[k].impl.play_bonus(e, k, player) for k in self.powered(player))
-        return bonus
+        return self._bonus("play_bonus", player)
 
     def play_quota(self, player: str) -> tuple[str, int]:
         """('n', N): play N cards this turn; ('all_but', k): play until k are left
@@ -143,7 +156,7 @@ class Quantities:
 
     def _limit_bonus(self, player: str) -> int:
         st, e = self.state, cast("Engine", self)
-        return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player))
+        return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus"))
 
     def agenda_size(self) -> int:
         return self._first("agenda") or 1

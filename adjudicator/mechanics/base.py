@@ -54,6 +54,11 @@ class Mechanic:
     ends_turn: ClassVar[bool] = False
     rulings: ClassVar[tuple[str, ...]] = ()      # rulings that decide how it behaves
 
+    # the hooks below this class overrides (filled in by `register`): the engine asks a
+    # card only the questions its mechanic answers, so a table of plain Keepers costs
+    # nothing to consult
+    overridden: ClassVar[frozenset[str]] = frozenset()
+
     def job(self, card: "CardDef") -> str:
         """What a rule does, as a key: two New Rules with one job are the same rule (a
         copy, an alias or another edition's analogue), and a new one replaces the old.
@@ -198,6 +203,10 @@ class Mechanic:
 
 
 REGISTRY: dict[str, Mechanic] = {}
+# the per-table questions worth skipping for mechanics that leave them at the default
+HOOKS = ("draw_base", "play_quota", "hand_limit", "keeper_limit", "agenda", "draw_bonus", "limit_bonus", "play_bonus",
+         "turn_duty", "start_of_turn", "winners", "filter_winners", "claims", "why_nobody_wins", "blocks_win",
+         "blocks_everyone", "numeral", "power_active", "on_checkpoint", "on_goal_change")
 
 
 def register(cls: type[Mechanic]) -> type[Mechanic]:
@@ -207,5 +216,6 @@ def register(cls: type[Mechanic]) -> type[Mechanic]:
         raise ValueError(f"mechanic {cls.name!r} registered twice")
     if cls.slot is not None and cls.slot not in SLOTS:
         raise ValueError(f"mechanic {cls.name!r} declares unknown slot {cls.slot!r}")
+    cls.overridden = frozenset(hook for hook in HOOKS if getattr(cls, hook) is not getattr(Mechanic, hook))
     REGISTRY[cls.name] = cls()
     return cls

@@ -1,0 +1,95 @@
+"""The legal-events list, judged cheaply, against the definition it stands for.
+
+`Engine.legal_events` judges plays, free actions and turn ends by the checks made
+before anything happens, and works out a next player's plays on one trial end of the
+turn. Its definition is simpler and slower: every candidate event run in full on a
+copy, kept when the rules accept it. The two must agree at every step of random play
+over every edition, every table size and Solo, Surprises and decisions included.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.engine import Engine
+from adjudicator.events import Event
+from tests.conftest import examples
+from tests.test_property_play import DECKS, SEATS, answer_for, random_position
+
+
+def by_trial(engine: Engine) -> list[Event]:
+    """The definition: each candidate run in full on a copy of the table."""
+    out = []
+    for ev in engine.candidate_events():
+        result = engine.try_event(ev)
+        if result is not None and result.status != "rejected":
+            out.append(ev)
+    return out
+
+
+def play_comparing(engine: Engine, rng: random.Random, steps: int) -> int:
+    """Random play, comparing the two listings before every event; returns how many
+    listings were compared."""
+    compared = 0
+    for _ in range(steps):
+        if engine.pending is not None:
+            if engine.pending.decision.chance:
+                engine.answer_by_chance()
+            else:
+                assert engine.submit(Event("choose", answer=answer_for(engine, rng))).status != "rejected"
+            continue
+        before = engine.state.compact()
+        legal = engine.legal_events()
+        assert engine.state.compact() == before, "listing the legal events changed the table"
+        assert legal == by_trial(engine), f"listings differ at {engine.state.compact()}"
+        compared += 1
+        if not legal:
+            break
+        surprises = [e for e in legal if e.verb == "surprise"]
+        event = rng.choice(surprises) if surprises and rng.random() < 0.6 else rng.choice(legal)
+        assert engine.submit(event).status != "rejected"
+    return compared
+
+
+@pytest.mark.parametrize("deck", list(DECKS))
+def test_cheap_listing_matches_trials_on_every_deck_and_table_size(deck):
+    compared = 0
+    for seats in SEATS:
+        engine = random_position(7_000 + seats, deck, seats)
+        compared += play_comparing(engine, random.Random(seats * 31), 40)
+    assert compared >= 6 * 5, "too few positions compared to mean anything"
+
+
+@settings(max_examples=examples(15))
+@given(seed=st.integers(0, 10**9), deck=st.sampled_from([None, *DECKS]), seats=st.sampled_from(SEATS))
+def test_cheap_listing_matches_trials_from_random_positions(seed, deck, seats):
+    engine = random_position(seed, deck, None if deck is None else seats)
+    play_comparing(engine, random.Random(seed), 30)
+
+
+def test_a_next_players_play_is_judged_after_the_turn_ends():
+    """When the active player has nothing left to do, the next player's plays are the
+    legal ones (they end the turn first), and they agree with full trials."""
+    for seed in range(40):
+        engine = random_position(seed, "base", 3)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if engine.pending is not None:
+                if engine.pending.decision.chance:
+                    engine.answer_by_chance()
+                else:
+                    engine.submit(Event("choose", answer=answer_for(engine, rng)))
+                continue
+            legal = engine.legal_events()
+            later = [e for e in legal if e.verb == "play" and e.by != engine.state.active_player]
+            if later:
+                assert legal == by_trial(engine)
+                return
+            if not legal:
+                break
+            engine.submit(rng.choice(legal))
+    pytest.fail("no position in 40 games offered the next player's plays")

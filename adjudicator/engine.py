@@ -16,12 +16,14 @@ this order:
 
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from adjudicator import interactions
 from adjudicator.catalogue import CardDef, Catalogue
+from adjudicator.continuations import Continuation, Pause, Retired
 from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision, Rejected
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
@@ -72,6 +74,18 @@ class _Pending:
     shown: int = 0                     # explanation entries already reported
     start_turn: int = 0
     resume: "_Pending | None" = None   # for a Surprise answering a play mid-effect: that play, waiting
+    live: "_Live | None" = field(default=None, compare=False, repr=False)   # the paused run, to go on from
+
+
+@dataclass
+class _Live:
+    """A run paused at its decision: the continuation, the engine's run context at the
+    pause, and the pending decision it belongs to (a copy of that pending, as an
+    analysis makes, carries the event out again instead)."""
+
+    run: Continuation
+    context: tuple[Any, ...]
+    owner: "weakref.ref[_Pending]"
 
 
 # events whose waiting effect a Surprise may still come before: a play or free action
@@ -124,6 +138,10 @@ class Engine(Quantities, Responses):
         self._event_turn = 0                      # the turn the running event belongs to
         self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
         self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
+        self._cont: Continuation | None = None    # the run under way (a decision pauses it)
+        self._retiring: list[tuple[Any, ...]] = []   # run contexts to put back once a retired run has unwound
+        self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
+        self._peeked = False                      # the run looked ahead for an answer not given yet
 
     @property
     def graph(self) -> interactions.InteractionGraph:
@@ -214,7 +232,9 @@ class Engine(Quantities, Responses):
         """Answer the pending chance decision with the table's seeded generator."""
         pend = self.pending
         assert pend is not None and pend.decision is not None and pend.decision.chance
-        pick = self.state.rng.choice(pend.decision.options)
+        # a copy of the generator: chance's pick is the answer, and the run goes on with
+        # the table's generator where the event had left it
+        pick = self.state.rng.copy().choice(pend.decision.options)
         pend.answers.append(Answer(pick, "random"))
         return self._run(pend)
 
@@ -222,39 +242,56 @@ class Engine(Quantities, Responses):
         if decision is not None and verb == "random" and not decision.chance:
             raise ScenarioFault(f"`random:` answers a draw of chance, but the engine waits for {decision.describe()}")
 
+    # the engine's state for the run under way: saved when a run pauses or a trial
+    # steps aside, put back when it goes on
+    _CONTEXT = ("state", "entries", "_answers", "_next_answer", "_defer", "_checking", "_dirty", "_said_tie",
+                "_said_stall", "_claim_notes", "_resume", "_resumed", "_event_turn", "_preempted", "_probing", "_peeked", "_cont")
+
+    def _context(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._CONTEXT)
+
+    def _set_context(self, context: tuple[Any, ...]) -> None:
+        for name, value in zip(self._CONTEXT, context):
+            setattr(self, name, value)
+
     def _run(self, pend: _Pending) -> StepResult:
-        self.state = pend.snapshot.clone()
-        self.state.serial += 1
-        self._answers = pend.answers
-        self._next_answer = 0
-        self._defer = 0
-        self._checking = False
-        self.entries = []
-        self._said_tie = frozenset()
-        self._said_stall = set()
-        self._resume = pend.resume
-        self._resumed = None
-        self._event_turn = pend.start_turn
+        live, pend.live = pend.live, None
+        if (live is not None and live.owner() is pend and live.run.paused and live.context[0] is self.state):
+            # the event goes on from the decision it paused at (`choose` takes the new answer)
+            self._set_context(live.context)
+            run, args = live.run, None
+        else:
+            self.state = pend.snapshot.clone()
+            self.state.serial += 1
+            self._answers = pend.answers
+            self._next_answer = 0
+            self._defer = 0
+            self._checking = False
+            self.entries = []
+            self._said_tie = frozenset()
+            self._said_stall = set()
+            self._resume = pend.resume
+            self._resumed = None
+            self._event_turn = pend.start_turn
+            self._peeked = False
+            run, args = Continuation(self._carry_out), (pend.event,)
+            self._cont = run
         try:
-            self._dispatch(pend.event)
-            if self._next_answer < len(self._answers):
+            out = run.resume() if args is None else run.start(*args)
+            if not isinstance(out, Pause) and self._next_answer < len(self._answers):
                 left = [a.value for a in self._answers[self._next_answer:]]
                 self.state = pend.snapshot
                 self.pending = None
                 raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}")
-        except NeedDecision as need:
-            pend.decision = need.decision
-            self.pending = pend
-            entries = self.entries[pend.shown:]
-            pend.shown = len(self.entries)
-            return StepResult(pend.event, "waiting", entries, decision=need.decision,
-                              turn_over=self.turn_over_since(self._event_turn))
+        except NeedDecision as need:          # asked where a run cannot pause: it ended there
+            out = Pause(need.decision)
         except _GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
             st = self.state
             for c in list(st.resolving):
                 st.resolving.remove(c)
                 st.discard.insert(0, c)
+            out = None
         except Rejected as rej:
             self.state = pend.snapshot
             self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
@@ -266,11 +303,31 @@ class Engine(Quantities, Responses):
             if not bad.forbidden:
                 raise ScenarioFault(str(bad)) from None
             return self._refuse_answer(pend, self._next_answer - 1, str(bad))
+        finally:
+            self._cont = None
+        if isinstance(out, Pause):
+            pend.decision = out.question
+            if run.paused and not self._peeked:
+                pend.live = _Live(run, self._context()[:-1] + (run,), weakref.ref(pend))
+            self.pending = pend
+            entries = self.entries[pend.shown:]
+            pend.shown = len(self.entries)
+            return StepResult(pend.event, "waiting", entries, decision=pend.decision,
+                              turn_over=self.turn_over_since(self._event_turn))
         entries = self.entries[pend.shown:]
         self.pending = None
         if self._resumed is not None:           # a counter-Surprise let a waiting play go on
             return self._go_on(pend.event, entries)
         return StepResult(pend.event, "done", entries, turn_over=self.turn_over_since(self._event_turn))
+
+    def _carry_out(self, ev: Event) -> None:
+        """The body of a run (inside its continuation)."""
+        try:
+            self._dispatch(ev)
+        except Retired:
+            # the pool retired this paused run: its stack has unwound; put back the
+            # engine's state as it stood when that began (see `choose`)
+            self._set_context(self._retiring.pop())
 
     def _refuse_answer(self, pend: _Pending, index: int, reason: str) -> StepResult:
         """An answer the rules forbid (format 1.1, item 6) is refused like an event: the
@@ -356,10 +413,17 @@ class Engine(Quantities, Responses):
                             minimum=count if minimum is None and count is not None and kind != "cards" else (minimum or 0),
                             chance=chance, option_names=names, cites=tuple(cites), fate=fate or _FATES.get(kind))
         answer = self._take_answer(decision)
-        if answer is None and self._probing:
-            return self._default_answer(decision)
-        if answer is None:
-            raise NeedDecision(decision)
+        while answer is None:
+            if self._probing:
+                return self._default_answer(decision)
+            if self._pause_blocked or self._cont is None or not self._cont.here():
+                raise NeedDecision(decision)
+            try:
+                Pause.wait(decision)            # the run stops here; an answer brings it back
+            except Retired:
+                self._retiring.append(self._context())
+                raise
+            answer = self._take_answer(decision)
         return self._interpret(decision, answer)
 
     @staticmethod
@@ -396,6 +460,9 @@ class Engine(Quantities, Responses):
         """Whether the next scripted answer is a `choose:` mapping (a `deal` answer), for
         a deal that chance makes unless the table says how it fell."""
         if self._next_answer >= len(self._answers):
+            # what the run does next depends on an answer not given yet: when it comes,
+            # the event is carried out again from its start rather than gone on with
+            self._peeked = True
             return False
         answer = self._answers[self._next_answer]
         return answer.verb == "choose" and isinstance(answer.value, dict)
@@ -627,7 +694,7 @@ class Engine(Quantities, Responses):
         st = self.state
         if player in st.eliminated:
             return
-        final = self.has_rule("final_act")
+        final = self.with_effect("no_rejoining")
         gone = list(st.hands[player]) + [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
         st.hands[player] = []
         st.keepers[player] = [k for k in st.keepers[player] if st.defs[k].type != KEEPER]
@@ -802,13 +869,19 @@ class Engine(Quantities, Responses):
         for p in st.players:
             for k in st.keepers[p]:
                 d = st.defs[k]
-                if d.type != CREEPER or d.name in needed:
+                if d.type != CREEPER or d.name in needed or self._block_lifted(k):
                     continue
                 if p == player and d.impl.blocks_win(self, k, player, goal):
                     return True
                 if d.impl.blocks_everyone(self, k, p, goal):
                     return True
         return False
+
+    def _block_lifted(self, creeper: int) -> bool:
+        """Whether a rule in force stops `creeper` blocking wins."""
+        defs = self.state.defs
+        return any(defs[r].impl.lifts_block(self, r, creeper) for r in self.rule_cards()
+                   if "lifts_block" in defs[r].impl.overridden)
 
     def goal_claims(self) -> tuple[dict[str, list[int]], list[int]]:
         """Who meets which Goal in play now (after rules that narrow who may win), and
@@ -1237,7 +1310,7 @@ class Engine(Quantities, Responses):
 
     def first_play_is_random(self) -> bool:
         st = self.state
-        if st.temp_hands or st.played or st.phase != "play" or not self.has_rule("first_play_random"):
+        if st.temp_hands or st.played or st.phase != "play" or not self.with_effect("first_play_random"):
             return False
         kind, n = self.play_quota(st.active_player)
         many = (kind == "n" and n > 1) or (kind == "all_but" and len(st.hands[st.active_player]) - n > 1)
@@ -1423,11 +1496,14 @@ class Engine(Quantities, Responses):
             impl = st.defs[c].impl
             if not impl.free_action or (impl.once_per_turn and st.defs[c].key in st.free_used):
                 continue
+            self._pause_blocked += 1
             try:
                 if impl.cannot_use(self, c, player) is None:
                     return True
             except (Rejected, NeedDecision):
                 continue
+            finally:
+                self._pause_blocked -= 1
         return False
 
     def turn_duty(self, player: str) -> str | None:
@@ -1457,7 +1533,7 @@ class Engine(Quantities, Responses):
 
     def _rejoin(self, name: str) -> None:
         st = self.state
-        if self.has_rule("final_act"):
+        if self.with_effect("no_rejoining"):
             raise Rejected(f"The Final Act is in force, so {name} cannot come back into the game",
                            "rule-danger-rejoin-limits", ("rule-meta-rules-persist",))
         missing = [p for p in st.players if p not in st.eliminated and p not in st.waiting.get(name, [])]
@@ -1533,8 +1609,7 @@ class Engine(Quantities, Responses):
         when the turn ended cleanly (`self.state` is then that copy), else what stopped
         it (a refusal, or None for anything else: a decision, the game's end). Everything
         is put back on leaving."""
-        keep = (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
-                self._said_tie, self._said_stall, self._claim_notes, self._resume, self._resumed, self._preempted)
+        keep = self._context()
         self.state = self.state.clone()
         self.entries = []
         self._probing = True
@@ -1549,9 +1624,7 @@ class Engine(Quantities, Responses):
                 return
             yield None
         finally:
-            (self.state, self.entries, self._next_answer, self._defer, self._checking, self._dirty,
-             self._said_tie, self._said_stall, self._claim_notes, self._resume, self._resumed, self._preempted) = keep
-            self._probing = False
+            self._set_context(keep)
 
     # =====================================================================
     # unseen cards (format 1.1, item 2)
@@ -1730,6 +1803,9 @@ class Engine(Quantities, Responses):
     def try_event(self, event: Event) -> StepResult | None:
         """Run `event` and undo it: the result it would have, or None for a misuse."""
         saved_state, saved_pending = self.state, self.pending
+        if saved_pending is not None:
+            # answer a copy: the pending decision keeps its own answers and its paused run
+            self.pending = replace(saved_pending, answers=list(saved_pending.answers))
         try:
             return self.submit(event)
         except ScenarioFault:
@@ -1785,6 +1861,7 @@ class Engine(Quantities, Responses):
     def _refused_upfront(self, player: str, ev: Event) -> bool:
         """Whether the checks made before anything happens refuse `ev` (a play, a free
         action or ending the turn) on the table as it stands."""
+        self._pause_blocked += 1
         try:
             if ev.verb == "play":
                 return self._play_refusal(player, self.cat.get(ev.key)) is not None
@@ -1795,6 +1872,8 @@ class Engine(Quantities, Responses):
             return True
         except NeedDecision:
             return False
+        finally:
+            self._pause_blocked -= 1
 
     def _accepted_on_trial(self, ev: Event) -> bool:
         result = self.try_event(ev)

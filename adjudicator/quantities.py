@@ -54,9 +54,15 @@ class Quantities:
         cards = st.rules + st.meta_rules
         return cards + [st.basic] if st.basic is not None else cards
 
-    def has_rule(self, mechanic: str) -> bool:
-        st = self.state
-        return any(st.defs[r].mechanic == mechanic for r in st.rules + st.meta_rules)
+    def with_effect(self, effect: str, player: str | None = None) -> list[int]:
+        """The cards in force that impose the static effect `effect` (see
+        `mechanics.base.EFFECTS`): with `player`, the working cards in front of them;
+        without, the rules in play."""
+        st, e = self.state, cast("Engine", self)
+        defs = st.defs
+        if player is None:
+            return [r for r in st.rules + st.meta_rules if effect in defs[r].impl.effects]
+        return [k for k in st.keepers[player] if effect in defs[k].impl.effects and defs[k].impl.power_active(e, k)]
 
     def _first(self, hook: str, *args: object) -> Any:      # what that hook returns (a number, a quota)
         """The first rule in force that answers (New Rules before the Basic Rules)."""

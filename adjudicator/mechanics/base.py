@@ -54,6 +54,7 @@ class Mechanic:
     ends_turn: ClassVar[bool] = False
     rulings: ClassVar[tuple[str, ...]] = ()      # rulings that decide how it behaves
 
+    effects: ClassVar[frozenset[str]] = frozenset()  # static effects it imposes while in force (EFFECTS)
     # the hooks below this class overrides (filled in by `register`): the engine asks a
     # card only the questions its mechanic answers, so a table of plain Keepers costs
     # nothing to consult
@@ -164,6 +165,12 @@ class Mechanic:
         """A card in front of anyone stops every player meeting `goal` (EcoFluxx Creepers)."""
         return False
 
+    def lifts_block(self, e: "Engine", card: int, creeper: int) -> bool:
+        """A rule in play that stops `creeper` blocking wins (Silver Lining: every
+        Creeper; You Also Need a Baked Potato: the Potato). The engine asks every rule
+        in force before it asks a Creeper whether it blocks."""
+        return False
+
     def numeral(self, e: "Engine", card: int, target: int, value: int) -> int:
         """A rule in play that changes how numerals printed on other cards read
         (Inflation adds one; One, Two, Five! reads a 3 as 5). `target` is the card
@@ -203,10 +210,24 @@ class Mechanic:
 
 
 REGISTRY: dict[str, Mechanic] = {}
+# The static effects a card may impose while it is in force (a rule in play, or a
+# Keeper whose power works). Other mechanics and the engine ask for an effect through
+# `Engine.with_effect`, never for the card or mechanic that has it, so another card
+# with the same effect (another edition's, a declared one) works the same at once.
+EFFECTS = {
+    "food_uneatable": "food Keepers of its holder do not count for the Eats Goals (Poison)",
+    "captain": "its holder is the Captain (Captain's Hat)",
+    "takes_the_loss": "when another player would take or discard one of its holder's Keepers, it goes instead "
+                      "(Expendable Crewman)",
+    "returns_named_action": "the Action it names, played by its holder, comes back to the hand instead of the discard "
+                            "pile",
+    "no_rejoining": "a knocked-out player cannot come back into the game (The Final Act)",
+    "first_play_random": "the first card played each turn is taken at random from the hand (First Play Random)",
+}
 # the per-table questions worth skipping for mechanics that leave them at the default
 HOOKS = ("draw_base", "play_quota", "hand_limit", "keeper_limit", "agenda", "draw_bonus", "limit_bonus", "play_bonus",
          "turn_duty", "start_of_turn", "winners", "filter_winners", "claims", "why_nobody_wins", "blocks_win",
-         "blocks_everyone", "numeral", "power_active", "on_checkpoint", "on_goal_change")
+         "blocks_everyone", "lifts_block", "numeral", "power_active", "on_checkpoint", "on_goal_change")
 
 
 def register(cls: type[Mechanic]) -> type[Mechanic]:
@@ -216,6 +237,9 @@ def register(cls: type[Mechanic]) -> type[Mechanic]:
         raise ValueError(f"mechanic {cls.name!r} registered twice")
     if cls.slot is not None and cls.slot not in SLOTS:
         raise ValueError(f"mechanic {cls.name!r} declares unknown slot {cls.slot!r}")
+    unknown = cls.effects - EFFECTS.keys()
+    if unknown:
+        raise ValueError(f"mechanic {cls.name!r} declares unknown effects {sorted(unknown)}")
     cls.overridden = frozenset(hook for hook in HOOKS if getattr(cls, hook) is not getattr(Mechanic, hook))
     REGISTRY[cls.name] = cls()
     return cls

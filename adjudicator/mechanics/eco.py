@@ -31,7 +31,7 @@ def _holds(e, player: str, name: str) -> list[int]:
 def poisoned(e, player: str) -> bool:
     """Whether `player` has a working Poison in front of them."""
     st = e.state
-    return any(st.defs[k].mechanic == "poison" and st.defs[k].impl.power_active(e, k) for k in st.keepers[player])
+    return bool(e.with_effect("food_uneatable", player))
 
 
 @register
@@ -78,6 +78,7 @@ class Poison(Mechanic):
 
     name = "poison"
     card_types = frozenset({KEEPER})
+    effects = frozenset({"food_uneatable"})
     summary = "food Keepers of its holder do not count for the Eats Goals"
 
 
@@ -92,8 +93,6 @@ class EveryoneBlocker(Mechanic):
     rulings = ("getting-rid-of-creepers", "rule-creeper-placement")
 
     def blocks_everyone(self, e, card, owner, goal):
-        if e.has_rule("silver_lining"):
-            return False
         text = (f"{e.name(card)} is on the table (in front of {owner}): it stops every player, not only {owner}, from "
                 f"winning {e.name(goal)}.")
         if not any(entry.text == text for entry in e.entries):

@@ -29,7 +29,7 @@ class BlockingCreeper(Mechanic):
     rulings: ClassVar[tuple[str, ...]] = ("rule-creeper-placement",)   # subclasses cite more
 
     def blocks_win(self, e, card, owner, goal):
-        return not e.has_rule("silver_lining")
+        return True       # (unless a rule in force lifts the block: Engine.blocked asks the rules first)
 
 
 @register
@@ -116,9 +116,6 @@ class MovesOnGoalChange(BlockingCreeper):
 
     name = "moves_on_goal_change"
     summary = "blocks (unless a rule says otherwise); moves to the previous player whenever the Goal changes"
-
-    def blocks_win(self, e, card, owner, goal):
-        return not e.has_rule("silver_lining") and not e.has_rule("baked_potato")
 
     def on_goal_change(self, e, card, owner):
         st = e.state

@@ -46,6 +46,7 @@ class FinalAct(Mechanic):
 
     name = "final_act"
     card_types = frozenset({META_RULE})
+    effects = frozenset({"no_rejoining"})
     coexists = {"concept:turn_end": "rule-meta-rules-persist"}
     summary = "once in force: no more re-entries, and knocking out the last opponent wins"
     rulings = ("rule-meta-rules-persist", "rule-danger-rejoin-limits", "rule-danger-two-player")

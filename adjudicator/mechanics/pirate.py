@@ -21,9 +21,8 @@ def captain(e) -> str | None:
     for p in st.players:
         if p in st.eliminated:
             continue
-        for k in st.keepers[p]:
-            if st.defs[k].mechanic == "captain_hat" and st.defs[k].impl.power_active(e, k):
-                return p
+        if e.with_effect("captain", p):
+            return p
     return None
 
 
@@ -79,6 +78,7 @@ class CaptainsHat(Mechanic):
 
     name = "captain_hat"
     card_types = frozenset({KEEPER})
+    effects = frozenset({"captain"})
     summary = "its holder is the Captain"
 
 

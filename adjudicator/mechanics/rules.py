@@ -193,6 +193,7 @@ class RichBonus(Mechanic):
 class FirstPlayRandom(Mechanic):
     name = "first_play_random"
     card_types = _RULES
+    effects = frozenset({"first_play_random"})
     coexists = {"slot:play": ""}
     summary = "the first card of a turn with more than one play is picked at random"
 
@@ -221,6 +222,9 @@ class SilverLining(Mechanic):
     coexists = {"concept:creepers": ""}
     summary = "Creepers no longer stop anyone winning"
 
+    def lifts_block(self, e, card, creeper):
+        return True
+
 
 @register
 class BakedPotato(Mechanic):
@@ -229,6 +233,13 @@ class BakedPotato(Mechanic):
     coexists = {"concept:creepers": ""}
     params = {"creeper": Param("str")}
     summary = "the named Creeper no longer blocks, but while it is out only its holder can win"
+
+    def lifts_block(self, e, card, creeper):
+        named = e.state.defs[card].params["creeper"]
+        try:
+            return e.cat.resolve(named).key == e.state.defs[creeper].key
+        except Exception:           # a name the catalogue does not know: compare names
+            return e.state.defs[creeper].name == named
 
     def filter_winners(self, e, card, met):
         st = e.state

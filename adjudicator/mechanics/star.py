@@ -22,19 +22,13 @@ _TURN_END_OVERRIDES = {"slot:play": "play-all-vs-turn-end", "concept:temporary_h
 # =============================================================================
 # helpers shared by the Star cards
 # =============================================================================
-def _active_with(e, player: str, mechanic: str) -> list[int]:
-    """Cards in front of `player` with that mechanic whose power works now."""
-    st = e.state
-    return [k for k in st.keepers[player] if st.defs[k].mechanic == mechanic and st.defs[k].impl.power_active(e, k)]
-
-
 def _crewman(e, owner: str, actor: str, target: int) -> int:
     """Expendable Crewman: when someone other than `owner` would take or discard one
     of `owner`'s other Keepers, the Crewman goes instead."""
     st = e.state
-    if actor == owner or st.defs[target].type != KEEPER or st.defs[target].mechanic == "expendable":
+    if actor == owner or st.defs[target].type != KEEPER or "takes_the_loss" in st.defs[target].impl.effects:
         return target
-    crew = _active_with(e, owner, "expendable")
+    crew = e.with_effect("takes_the_loss", owner)
     if not crew:
         return target
     e.say(f"{owner}'s {e.name(crew[0])} steps in: {actor} must take or discard it instead of {e.name(target)}.")
@@ -73,7 +67,7 @@ def _action_done(e, card: int, player: str) -> None:
     st = e.state
     if card not in st.resolving:
         return
-    back = [k for k in _active_with(e, player, "returns_card") if st.defs[k].params["card"] == st.defs[card].name]
+    back = [k for k in e.with_effect("returns_named_action", player) if st.defs[k].params["card"] == st.defs[card].name]
     st.resolving.remove(card)
     if back:
         st.hands[player].append(card)
@@ -260,6 +254,7 @@ class Expendable(Mechanic):
 
     name = "expendable"
     card_types = _KEEPER
+    effects = frozenset({"takes_the_loss"})
     summary = "another player who would take or discard one of your Keepers takes or discards this one instead"
 
 
@@ -367,6 +362,7 @@ class ReturnsCard(Mechanic):
 
     name = "returns_card"
     card_types = _KEEPER
+    effects = frozenset({"returns_named_action"})
     params = {"card": Param("str")}
     summary = "the named Action you play comes back to your hand instead of the discard pile"
 
@@ -639,7 +635,7 @@ class Sledgehammer(Mechanic):
                 continue
             mine = [k for k in st.keepers[p] if st.defs[k].type == KEEPER]
             if mine:
-                crew = _active_with(e, p, "expendable") if p != player else []
+                crew = e.with_effect("takes_the_loss", p) if p != player else []
                 if crew:
                     k = crew[0]
                     e.say(f"{p}'s {e.name(k)} steps in: it is the Keeper {p} loses.")

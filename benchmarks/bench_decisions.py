@@ -1,0 +1,65 @@
+"""What each decision of one event costs: the same eight-player table where a Hand
+Limit 1 comes into play with one other player over it (one decision) or seven (seven
+decisions, each a discard). An answer resumes the event where it paused, so the seven
+cost a little more than the one, never seven times the event.
+
+    python -m benchmarks.bench_decisions
+
+Reports the median time to replay each scenario (the engine's work: set-up and
+events; the file already parsed) and the whole of `fluxx-judge check FILE`'s work in
+process (parse included), and the ratio of seven to one (target: below 2).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
+CARDS = ["Milk", "Cookies", "Bread", "Chocolate", "Money", "Love", "Sleep", "Dreams", "Peace", "Time", "The Sun",
+         "The Moon", "The Rocket", "The Toaster", "Television", "The Brain", "The Party", "Music", "The Eye"]
+
+
+def scenario(over: int) -> str:
+    """Ann plays Hand Limit 1; `over` of the seven others hold two cards, the rest one."""
+    pool = iter(CARDS)
+    hands = {p: [next(pool) for _ in range(2 if i < over else 1)] for i, p in enumerate(PLAYERS[1:])}
+    lines = ["format: 1", f"id: bench-decisions-{over}", "table:", f"  players: [{', '.join(PLAYERS)}]",
+             "  turn: Ann", "  hands:", "    Ann: [Hand Limit 1]"]
+    lines += [f"    {p}: [{', '.join(cards)}]" for p, cards in hands.items()]
+    lines += ["events:", "  - play: Hand Limit 1"]
+    lines += [f"  - choose: [{cards[0]}]" for p, cards in hands.items() if len(cards) == 2]
+    return "\n".join(lines) + "\n"
+
+
+def _median_ms(fn, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.process_time()
+        fn()
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
+
+
+def run(rounds: int = 60) -> dict:
+    from adjudicator import strictyaml
+    from adjudicator.replay import replay
+    from adjudicator.scenario import parse_scenario
+
+    out: dict = {}
+    for over in (1, 7):
+        text = scenario(over)
+        sc = parse_scenario(strictyaml.parse(text, "bench.yaml"), "bench.yaml")
+        verdict = replay(sc)
+        assert verdict.passed is not False and len(verdict.steps) == over + 2 and all(s.status != "rejected" for s in verdict.steps), verdict.steps
+        out[f"decisions_{over}_replay_ms"] = round(_median_ms(lambda: replay(sc), rounds), 3)
+        out[f"decisions_{over}_check_ms"] = round(_median_ms(
+            lambda: replay(parse_scenario(strictyaml.parse(text, "bench.yaml"), "bench.yaml")), rounds), 3)
+    out["decisions_7_over_1_replay"] = round(out["decisions_7_replay_ms"] / out["decisions_1_replay_ms"], 2)
+    out["decisions_7_over_1_check"] = round(out["decisions_7_check_ms"] / out["decisions_1_check_ms"], 2)
+    return out
+
+
+if __name__ == "__main__":
+    for k, v in run().items():
+        print(f"{k:30} {v}")

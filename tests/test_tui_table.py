@@ -50,7 +50,7 @@ async def test_build_a_position_from_nothing_and_save_it(tmp_path, monkeypatch):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await table_screen(pilot)
         await until(pilot, lambda: problems(screen))
-        assert "seat at least one player" in problems(screen)[0]
+        assert "a table seats 1 to 8 players, not 0" in problems(screen)[0]
         await add_player(pilot, screen)                      # the suggested name: Ann
         await add_player(pilot, screen)                      # then Ben
         assert app.session.table["players"] == ["Ann", "Ben"]
@@ -94,8 +94,8 @@ async def test_build_a_position_from_nothing_and_save_it(tmp_path, monkeypatch):
         await until(pilot, lambda: target.exists())
         sc = load_scenario(str(target))
         assert sc.id == "my-dispute"
-        assert sc.position["players"] == ["Ann", "Ben"] and sc.position["turn"] == "Ben"
-        assert [c.card.name for c in sc.position["keepers"]["Ben"]] == ["War"]
+        assert sc.position.players == ["Ann", "Ben"] and sc.position.turn == "Ben"
+        assert [c.card.name for c in sc.position.keepers["Ben"]] == ["War"]
         assert not app.session.changed
         # saving again with nothing changed leaves the file alone
         stamp = os.stat(target).st_mtime_ns

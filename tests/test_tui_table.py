@@ -119,6 +119,22 @@ async def test_an_impossible_position_is_shown_with_all_its_problems(tmp_path):
         assert "did you mean 'Milk'" in text
         assert zone(screen, "hands.Ann").entries == ["War", "Milkk"]
         assert zone(screen, "rules").option_count == 2
+        # the same problems, in the same order, as the loader's Position of the file
+        # (whose first it refuses), each at the card the file names
+        from adjudicator import strictyaml
+        from adjudicator.errors import InputError
+        from adjudicator.position import Position
+
+        from_file = Position.read(strictyaml.read_file(str(path)).value["table"]).problems()
+        assert [(p.code, p.zone, p.index, p.message) for p in screen.problems] == \
+               [(p.code, p.zone, p.index, p.message) for p in from_file]
+        assert [(p.zone, p.index) for p in screen.problems] == [("hands.Ann", 1), ("rules", 1), ("hands.Ann", 0)]
+        try:
+            load_scenario(str(path))
+        except InputError as exc:
+            assert (exc.message, exc.line) == (from_file[0].message, 6)
+        else:
+            raise AssertionError("the loader accepted an impossible position")
 
 
 async def test_a_broken_file_shows_a_readable_error(tmp_path):

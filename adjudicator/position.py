@@ -1,4 +1,4 @@
-"""The table position: each card in its zone with where it was written, the players,
+r"""The table position: each card in its zone with where it was written, the players,
 the Solo and editions settings, and every reason the position could never occur.
 
 One model for the strict loader and the table editor. `Position.read` reads the
@@ -20,6 +20,14 @@ creeper-in-hand hands.Ann 0
 no card is called 'Milkk' - did you mean 'Milk'?
 >>> [ref.card.name for ref in pos.hands["Ann"]]       # the unknown name is left out
 ['War']
+
+Read from a file, each problem keeps its place there, and the loader refuses the
+first just so:
+
+>>> from adjudicator import strictyaml
+>>> root = strictyaml.parse("table:\n  players: [Ann]\n  rules: [Draw 2, Draw 3]\n", "t.yaml")
+>>> print(Position.read(root.value["table"]).problems()[0].error())  # doctest: +ELLIPSIS
+t.yaml:3:19: Draw 2 and Draw 3 cannot both be in play: they govern the same thing (draw), ...
 
 A position the rules could reach has no problems:
 
@@ -260,20 +268,16 @@ class Position:
     @classmethod
     def from_data(cls, table: Any, catalogue: Catalogue | None = None) -> "Position":
         """The position of a plain `table` mapping (the editor's): as `read`, without
-        file positions (an InputError's `path` is then the zone it is about)."""
-        return cls.read(_node(table), catalogue)
+        file positions (an InputError names the table entry it is about as its `path`,
+        with no line: `rules: table.rules must be a list ...`)."""
+        try:
+            return cls.read(_node(table), catalogue)
+        except InputError as exc:
+            raise InputError(exc.message, exc.path or None) from None
 
     # -- views
-    def zone(self, name: str) -> list[CardRef]:
-        """A zone by the name problems use: `rules`, ..., `hands.Ann`, `keepers.Ann`."""
-        kind, dot, player = name.partition(".")
-        if dot:
-            mapping: dict[str, list[CardRef]] = getattr(self, kind)
-            return mapping.get(player, [])
-        refs: list[CardRef] = getattr(self, name)
-        return refs
-
     def zones(self) -> list[list[CardRef]]:
+        """Every zone's cards: the centre, then each hand, then each player's Keepers."""
         return [self.rules, self.meta_rules, self.goals, self.draw_pile, self.discard, self.rules_pile, self.scored,
                 *self.hands.values(), *self.keepers.values()]
 
@@ -646,11 +650,10 @@ class _TableReader:
                              f"the table would hold more than {MAX_TABLE_CARDS:,} cards (copies and `? xN` counted); "
                              f"a table holds at most {MAX_TABLE_CARDS:,}", zone, i)
                 continue
-            probe = Node(name, item.line, item.col, item.path)
             card, code, message = resolve_card(self.cat, name, editions, f"a card in {what}")
             if card is None:
                 assert code is not None
-                self.problem(probe, code, message, zone, i)
+                self.problem(item, code, message, zone, i)
                 continue
             out.extend(CardRef(card, zone, i, source_of(item)) for _ in range(count))
         return out

@@ -82,18 +82,27 @@ class Scenario:
     cites: list[str]
     note: str
     table: Node
+    position: Position                                       # the table, as the rules judge it
     events: list[ScenarioEvent]
     expect: Expectation | None
     catalogue: Catalogue
-    editions: list[str] | None = None
     reshuffle: list[str] = field(default_factory=list)
-    solo: bool = False
-    deal: bool = False
-    position: Position = field(default_factory=lambda: Position(default_catalogue(), []))   # the table
     question: str = ""                                       # the dispute in the players' words (1.1, item 4)
     disputed: int | None = None                              # 1-based event marked `disputed: true`
     variations: list[Variation] = field(default_factory=list)
     declared: list["Declared"] = field(default_factory=list)   # `cards:` (1.1, item 8)
+
+    @property
+    def solo(self) -> bool:
+        return self.position.solo
+
+    @property
+    def deal(self) -> bool:
+        return self.position.deal
+
+    @property
+    def editions(self) -> list[str] | None:
+        return self.position.editions
 
     @property
     def disputed_event(self) -> int:
@@ -422,8 +431,8 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
                   cites=[_ruling_id(n, "a ruling id in cites") for n in top["cites"].as_seq("cites")]
                   if "cites" in top else [],
                   note=top["note"].as_str("note") if "note" in top else "",
-                  table=top["table"], events=[], expect=None, catalogue=catalogue, editions=pos.editions,
-                  declared=declared, solo=pos.solo, deal=pos.deal, position=pos)
+                  table=top["table"], position=pos, events=[], expect=None, catalogue=catalogue,
+                  declared=declared)
     _refuse(pos.reading)
     players = pos.players
     reader = _Reader(catalogue, pos.editions, named=pos.card_count())

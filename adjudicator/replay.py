@@ -229,10 +229,10 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
     if sc.deal:
         _deal(engine)
     else:
-        if sc.position["drawn"] is None:
+        if sc.position.drawn is None:
             st.drawn = engine.draw_total(st.active_player)
         else:
-            st.drawn = sc.position["drawn"]
+            st.drawn = sc.position.drawn
     _say_copies(engine)
     _say_declared(engine, sc)
     setup = Step(0, "set-up", "setup", list(engine.entries), st.compact(), turn_number=st.turn_number)

@@ -3,7 +3,8 @@
 The loader is strict, as the public format requires: unknown keys (with a did-you-mean),
 duplicate keys, names that YAML would read as numbers or booleans, unknown cards (with
 suggestions) and positions the rules could never reach are refused, each with the
-file, line and column.
+file, line and column. The table is read by `adjudicator.position.Position`, which
+lists its own problems; the loader refuses the first of them.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from adjudicator import share, strictyaml
 from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
 from adjudicator.errors import InputError
 from adjudicator.events import Event
-from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS, MAX_TABLE_CARDS
-from adjudicator.names import name_problem, skeleton
-from adjudicator.mechanics.base import CARD_TYPES, CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL, BASIC
+from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS
+from adjudicator.names import name_problem
+from adjudicator.mechanics.base import CARD_TYPES, CREEPER, GOAL, KEEPER, BASIC
+from adjudicator.position import (COPIES, CardRef, Position, PositionProblem, find_player,
+                                  no_such_player, player_name_problems, resolve_card, source_of, split_entry)
 from adjudicator.state import State
 from adjudicator.strictyaml import Node, check_keys, clip
 
@@ -27,8 +30,6 @@ TOP_KEYS = ["format", "id", "title", "cites", "note", "question", "cards", "tabl
 CARD_KEYS = ["name", "type", "like", "needs", "aliases", "note"]
 DECLARED_TYPES = {t: t for t in CARD_TYPES if t != BASIC}
 MAX_DECLARED = 200
-TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
-              "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions", "attached"]
 EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "expect", "note",
               "against", "disputed"]
 VARIATION_KEYS = ["after", "title", "events", "expect", "variations"]
@@ -38,16 +39,7 @@ EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "pl
 VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 ZONE_NAMES = ("hand", "keepers", "temp_hand")
 GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "scored", "removed")
-_COPIES = re.compile(r"^(.*?)\s+x\s*(\d+)$", re.IGNORECASE)
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
-
-@dataclass
-class CardRef:
-    """A card as a scenario names it: its catalogue entry and where it was written."""
-
-    card: CardDef
-    node: Node
 
 
 @dataclass
@@ -90,18 +82,27 @@ class Scenario:
     cites: list[str]
     note: str
     table: Node
+    position: Position                                       # the table, as the rules judge it
     events: list[ScenarioEvent]
     expect: Expectation | None
     catalogue: Catalogue
-    editions: list[str] | None = None
     reshuffle: list[str] = field(default_factory=list)
-    solo: bool = False
-    deal: bool = False
-    position: dict[str, Any] = field(default_factory=dict)   # the parsed table, card refs resolved
     question: str = ""                                       # the dispute in the players' words (1.1, item 4)
     disputed: int | None = None                              # 1-based event marked `disputed: true`
     variations: list[Variation] = field(default_factory=list)
     declared: list["Declared"] = field(default_factory=list)   # `cards:` (1.1, item 8)
+
+    @property
+    def solo(self) -> bool:
+        return self.position.solo
+
+    @property
+    def deal(self) -> bool:
+        return self.position.deal
+
+    @property
+    def editions(self) -> list[str] | None:
+        return self.position.editions
 
     @property
     def disputed_event(self) -> int:
@@ -241,51 +242,34 @@ def declared_catalogue(cards: Any, base: Catalogue | None = None) -> Catalogue:
 
 
 class _Reader:
-    def __init__(self, catalogue: Catalogue, editions: list[str] | None):
+    """Card names outside the table (reshuffle, events, expectations), refused at the
+    first that names no card; the table itself is read by Position."""
+
+    def __init__(self, catalogue: Catalogue, editions: list[str] | None, named: int = 0):
         self.cat = catalogue
         self.editions = editions
-        self.named = 0            # cards named so far, copies counted
-        self.on_table: int | None = 0   # cards on the table so far; None once the table is read
+        self.named = named        # cards named so far (the table's included), copies counted
 
     def card(self, node: Node, what: str = "card") -> CardDef:
-        name = node.as_str(what)
-        if name.strip() != "?":
-            _refuse_bad_name(node, name, what)
-        try:
-            return self.cat.resolve(name, self.editions)
-        except UnknownName as exc:
-            raise node.error(str(exc)) from None
+        card, _, message = resolve_card(self.cat, node.as_str(what), self.editions, what)
+        if card is None:
+            raise node.error(message)
+        return card
 
     def cards(self, node: Node, what: str) -> list[CardRef]:
         """A list of card names; "NAME xN" is N copies, "?" an unknown card."""
         out: list[CardRef] = []
-        for item in node.as_seq(what):
-            name = item.as_str(f"a card in {what}")
-            count = 1
-            m = _COPIES.match(name.strip())
-            if m:
-                name, digits = m.group(1), m.group(2)
-                count = int(digits) if len(digits) <= 6 else MAX_COPIES + 1
-                if count < 1 or count > MAX_COPIES:
-                    raise item.error(f"{name[:40]} x{digits[:10]}{'…' if len(digits) > 10 else ''}: "
-                                     f"the number of copies must be from 1 to {MAX_COPIES}")
-            self.count(item, count)
-            probe = Node(name, item.line, item.col, item.path)
-            card = self.card(probe, f"a card in {what}")
-            out.extend(CardRef(card, item) for _ in range(count))
+        for i, item in enumerate(node.as_seq(what)):
+            name, count, bad_count = split_entry(item.as_str(f"a card in {what}"))
+            if bad_count:
+                raise item.error(bad_count)
+            self.named += count
+            if self.named > MAX_CARD_REFS:
+                raise item.error(f"the scenario names more than {MAX_CARD_REFS:,} cards (copies and `xN` counted); "
+                                 f"that is the limit")
+            card = self.card(Node(name, item.line, item.col, item.path), f"a card in {what}")
+            out.extend(CardRef(card, what, i, source_of(item)) for _ in range(count))
         return out
-
-    def count(self, item: Node, count: int) -> None:
-        """Bound the cards a file can make: on the table, and named anywhere in it."""
-        self.named += count
-        if self.named > MAX_CARD_REFS:
-            raise item.error(f"the scenario names more than {MAX_CARD_REFS:,} cards (copies and `xN` counted); "
-                             f"that is the limit")
-        if self.on_table is not None:
-            self.on_table += count
-            if self.on_table > MAX_TABLE_CARDS:
-                raise item.error(f"the table would hold more than {MAX_TABLE_CARDS:,} cards (copies and `? xN` "
-                                 f"counted); a table holds at most {MAX_TABLE_CARDS:,}")
 
 
 def check_card_counts(root: Node | None) -> None:
@@ -305,7 +289,7 @@ def check_card_counts(root: Node | None) -> None:
                     stack.append(item)
                     continue
                 count = 1
-                m = _COPIES.match(item.value.strip())
+                m = COPIES.match(item.value.strip())
                 if m:
                     digits = m.group(2)
                     count = int(digits) if len(digits) <= 6 else MAX_COPIES + 1
@@ -410,10 +394,10 @@ def _zone_name(node: Node, name: str, players: list[str]) -> str:
 
 def _player(node: Node, players: list[str], what: str) -> str:
     name = node.as_str(what)
-    for p in players:
-        if p == name or p.lower() == name.lower():
-            return p
-    raise node.error(f"{what}: no player is called {clip(name)!r} (players: {', '.join(players)})")
+    p = find_player(name, players)
+    if p is None:
+        raise node.error(no_such_player(what, name, players))
+    return p
 
 
 def _answer(node: Node) -> Any:
@@ -421,9 +405,9 @@ def _answer(node: Node) -> Any:
     return node.plain_data()
 
 
-def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = None, check: bool = True) -> Scenario:
-    """Read a scenario; `check=False` keeps a position the rules could never reach
-    (the table editor shows it with its problems) instead of refusing it."""
+def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = None) -> Scenario:
+    """Read a scenario, refusing the first thing wrong with it at its file, line and
+    column (a table the rules could never reach included: see Position.problems)."""
     catalogue = catalogue or default_catalogue()
     if root is None:
         raise InputError("the file is empty; a scenario needs at least `format: 1` and a `table`", path, 1, 1)
@@ -438,78 +422,41 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     declared: list[Declared] = []
     if "cards" in top:
         catalogue, declared = declare_cards(top["cards"], catalogue)
-    table = check_keys(top["table"], TABLE_KEYS, "the table", required=("players",))
-    editions = None
-    if "editions" in table:
-        editions = [n.as_str("edition") for n in table["editions"].as_seq("table.editions")]
-        for ed, n in zip(editions, table["editions"].value):
-            if ed not in EDITIONS:
-                raise n.error(f"unknown edition {clip(ed)!r} (one of {', '.join(EDITIONS)})")
-    reader = _Reader(catalogue, editions)
-    players_node = table["players"]
-    players = [n.as_str("a player name") for n in players_node.as_seq("table.players")]
-    if not 1 <= len(players) <= 8:
-        raise players_node.error(f"a table seats 1 to 8 players, not {len(players)}")
-    _check_player_names(players_node.value, players)
+    pos = Position.read(top["table"], catalogue)
+    # refused in the order the file has always been read: editions and seats, then the
+    # scenario's own fields, then the rest of the table, `reshuffle`, the rules' verdict
+    seating = [p for p in pos.reading if p.zone in ("editions", "players")]
+    _refuse(seating)
     sc = Scenario(path=path, id=sid, title=top["title"].as_str("title") if "title" in top else sid,
                   cites=[_ruling_id(n, "a ruling id in cites") for n in top["cites"].as_seq("cites")]
                   if "cites" in top else [],
                   note=top["note"].as_str("note") if "note" in top else "",
-                  table=top["table"], events=[], expect=None, catalogue=catalogue, editions=editions,
+                  table=top["table"], position=pos, events=[], expect=None, catalogue=catalogue,
                   declared=declared)
-    sc.deal = table["deal"].as_bool("deal") if "deal" in table else False
-    sc.solo = table["solo"].as_bool("solo") if "solo" in table else False
-    if sc.deal:
-        for k in ("hands", "drawn", "played"):
-            if k in table:
-                raise table[k].error(f"with `deal: true` the game has not started, so `{k}` must be absent")
-    pos: dict[str, Any] = {"players": players}
-    pos["turn"] = _player(table["turn"], players, "table.turn") if "turn" in table else players[0]
-    pos["drawn"] = table["drawn"].as_int("table.drawn", 0, 1000) if "drawn" in table else None
-    pos["played"] = table["played"].as_int("table.played", 0, 1000) if "played" in table else 0
-    for key in ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "scored"):
-        pos[key] = reader.cards(table[key], f"table.{key}") if key in table else []
-    for key in ("hands", "keepers"):
-        per: dict[str, list[CardRef]] = {p: [] for p in players}
-        if key in table:
-            mapping = table[key].as_map(f"table.{key}")
-            for who, cards in mapping.items():
-                p = _player(table[key].key_nodes[who], players, f"table.{key}")
-                per[p] = reader.cards(cards, f"{p}.{'hand' if key == 'hands' else 'keepers'}")
-        pos[key] = per
-    pos["attached"] = []
-    if "attached" in table:
-        for name, keeper in table["attached"].as_map("table.attached").items():
-            key_node = table["attached"].key_nodes[name]
-            pos["attached"].append((CardRef(reader.card(key_node, "an attached Creeper"), key_node),
-                                    CardRef(reader.card(keeper, "the Keeper it is attached to"), keeper)))
-    pos["eliminated"] = [_player(n, players, "table.eliminated") for n in table["eliminated"].as_seq("table.eliminated")] \
-        if "eliminated" in table else []
-    if pos["turn"] in pos["eliminated"]:
-        raise table["turn"].error(f"{pos['turn']} is eliminated and cannot be the active player")
-    if not sc.solo:
-        for key in ("rules_pile", "scored"):
-            if key in table:
-                raise table[key].error(f"`{key}` belongs to Solo Fluxx only (add `solo: true`)")
-    sc.position = pos
-    reader.on_table = None
+    _refuse(pos.reading)
+    players = pos.players
+    reader = _Reader(catalogue, pos.editions, named=pos.card_count())
     if "reshuffle" in top:
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
-    if check:
-        _check_position(sc)
+    _refuse(pos.judge())
     if "events" in top:
         items = top["events"].as_seq("events")
         if len(items) > MAX_EVENTS:
             raise items[MAX_EVENTS].error(f"more than {MAX_EVENTS:,} events; a scenario holds at most {MAX_EVENTS:,}")
         # players who jump in during the game may be named by later events
         everyone = list(players)
+        seats = [*top["table"].value["players"].value]
         for item in items:
             if item.is_map() and "join" in item.value:
                 node = item.value["join"]
                 name = node.as_str("join")
                 if name.lower() not in (p.lower() for p in everyone):   # a seated player may rejoin
-                    _check_player_names([*players_node.value, node], [*everyone, name], joining=True)
+                    for i, message in player_name_problems([*everyone, name], [source_of(n) for n in [*seats, node]],
+                                                           joining=True):
+                        if i == len(everyone):
+                            raise node.error(message)
                     everyone.append(name)
+                    seats.append(node)
         for item in items:
             sc.events.append(_event(item, reader, everyone))
     if "expect" in top:
@@ -523,22 +470,10 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
     return sc
 
 
-def _check_player_names(nodes: list[Node], names: list[str], joining: bool = False) -> None:
-    """Player names are unique however they are written, and cannot be mistaken for
-    one another (case, Unicode form, look-alike letters from another script)."""
-    seen: dict[str, tuple[str, Node]] = {}
-    for n, p in zip(nodes, names):
-        if p.strip() != p or "." in p:
-            raise n.error(f"player name {clip(p)!r} may not contain '.' or start/end with spaces")
-        _refuse_bad_name(n, p, f"player name {p[:40]!r}")
-        form = skeleton(p)
-        if form in seen:
-            first, first_node = seen[form]
-            if first.lower() == p.lower():
-                raise n.error(f"player {p!r} is seated twice" + ("" if joining else f" (line {first_node.line})"))
-            raise n.error(f"player name {p!r} looks like {first!r} (line {first_node.line}); "
-                          "give players names that cannot be confused")
-        seen[form] = (p, n)
+def _refuse(problems: list[PositionProblem]) -> None:
+    """Refuse the first of a position's problems, at its file, line and column."""
+    if problems:
+        raise problems[0].error()
 
 
 def _disputed(events: list[ScenarioEvent]) -> int | None:
@@ -634,165 +569,6 @@ def _default_id(path: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", base).strip("-") or "scenario"
 
 
-def _check_position(sc: Scenario) -> None:
-    """Refuse positions the rules could never reach, naming the reason."""
-    problems = position_problems(sc)
-    if problems:
-        node, message = problems[0]
-        raise node.error(message)
-
-
-def position_problems(sc: Scenario) -> list[tuple[Node, str]]:
-    """Every reason the position could not occur (the table editor lists them all)."""
-    from adjudicator.interactions import graph_for
-
-    pos = sc.position
-    graph = graph_for(sc.catalogue) if pos["rules"] else None   # built only when there are rules to judge
-    out: list[tuple[Node, str]] = []
-    by_slot: dict[str, CardRef] = {}
-    for i, ref in enumerate(pos["rules"]):
-        assert graph is not None        # (there are rules)
-        if ref.card.type != RULE:
-            out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, not a New Rule; "
-                                  "it cannot stand among the rules"))
-            continue
-        twin = next((r for r in pos["rules"][:i] if r.card.type == RULE and graph.same_job(r.card.key, ref.card.key)),
-                    None)
-        if twin is not None:
-            out.append((ref.node, f"{ref.card.name} and {twin.card.name} (line {twin.node.line}) are the same rule: the "
-                                  "newer copy would have replaced the older, so only one can be in play"))
-            continue
-        for slot in graph.slots_of(ref.card.key):
-            if slot in by_slot:
-                other = by_slot[slot].card.name
-                out.append((ref.node, f"{other} and {ref.card.name} cannot both be in play: they govern the same "
-                                      f"thing ({slot.replace('_', ' ')}), so the newer would have discarded the older"))
-            by_slot[slot] = ref
-    for ref in pos["meta_rules"]:
-        if ref.card.type != META_RULE:
-            out.append((ref.node, f"{ref.card.name} is not a Meta Rule"))
-    agenda = 1
-    for ref in pos["rules"]:
-        impl = ref.card.impl
-        if impl.slot == "agenda":
-            agenda = ref.card.params.get("goals", 1)
-    for ref in pos["goals"]:
-        if ref.card.type not in (GOAL, UNGOAL):
-            out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, not a Goal"))
-    if len(pos["goals"]) > agenda:
-        out.append((pos["goals"][agenda].node, f"{len(pos['goals'])} Goals are in play but the rules allow {agenda}"))
-    for p, refs in pos["hands"].items():
-        for ref in refs:
-            if ref.card.type == CREEPER:
-                out.append((ref.node, f"{ref.card.name} is a Creeper in {p}'s hand: a Creeper drawn goes straight to "
-                                      "the table, so it can never be held"))
-            if ref.card.type in (BASIC,):
-                out.append((ref.node, "the Basic Rules never leave the center of the table"))
-    for p, refs in pos["keepers"].items():
-        for ref in refs:
-            if ref.card.type not in (KEEPER, CREEPER, "unknown"):
-                out.append((ref.node, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}: only Keepers and "
-                                      f"Creepers stand in front of a player"))
-            elif ref.card.type == "unknown":
-                out.append((ref.node, "cards in front of a player are face up: name them instead of '?'"))
-    # copies of a title are allowed anywhere (format 1.1, item 1: decks combined);
-    # only the Basic Rules never stand in a zone
-    zones = [pos["rules"], pos["meta_rules"], pos["goals"], pos["draw_pile"], pos["discard"], pos["rules_pile"],
-             pos["scored"], *pos["hands"].values(), *pos["keepers"].values()]
-    for refs in zones:
-        for ref in refs:
-            if ref.card.type == BASIC:
-                out.append((ref.node, "the Basic Rules are always in play; do not list them"))
-    out.extend(_attachment_problems(pos))
-    if sc.solo:
-        for ref in pos["rules_pile"]:
-            if ref.card.type != RULE:
-                out.append((ref.node, f"{ref.card.name} is not a New Rule: the Solo Rules deck holds only New Rules"))
-        for ref in pos["draw_pile"]:
-            if ref.card.type == RULE:
-                out.append((ref.node, f"{ref.card.name} is a New Rule: in Solo Fluxx New Rules form their own deck "
-                                      "(table.rules_pile), apart from the main deck"))
-    if not out and not sc.solo and not sc.deal:
-        out.extend(_winner_problems(sc))
-    # plays already made must have left a card somewhere visible
-    visible = len(pos["discard"]) + sum(len(v) for v in pos["keepers"].values()) + len(pos["rules"]) + len(pos["goals"])
-    if pos["played"] > visible:
-        node = sc.table.value.get("played", sc.table)
-        out.append((node, f"{pos['played']} plays made this turn, but only {visible} cards are in play or discarded: "
-                          "every play leaves its card somewhere"))
-    return out
-
-
-def _attachment_problems(pos: dict[str, Any]) -> list[tuple[Node, str]]:
-    """`table.attached` pairs stand in one player's keepers, and an attaching Creeper
-    beside several Keepers it could go on must say which (format 1.1, item 3)."""
-    out: list[tuple[Node, str]] = []
-    named: set[tuple[str, str]] = set()
-    for creeper, keeper in pos.get("attached", []):
-        impl = creeper.card.impl
-        if not impl.attaches:
-            out.append((creeper.node, f"{creeper.card.name} is not a Creeper that attaches itself to a Keeper"))
-            continue
-        if not impl.can_attach_to(creeper.card, keeper.card):
-            out.append((keeper.node, f"{creeper.card.name} cannot be attached to {keeper.card.name}"))
-            continue
-        holder = next((p for p, refs in pos["keepers"].items()
-                       if any(r.card.key == creeper.card.key for r in refs)
-                       and any(r.card.key == keeper.card.key for r in refs)), None)
-        if holder is None:
-            out.append((creeper.node, f"{creeper.card.name} and {keeper.card.name} must both stand in one player's "
-                                      "keepers to be attached"))
-            continue
-        named.add((holder, creeper.card.key))
-    for p, refs in pos["keepers"].items():
-        for ref in refs:
-            impl = ref.card.impl
-            if not impl.attaches or (p, ref.card.key) in named:
-                continue
-            fits = {r.card.name for r in refs if impl.can_attach_to(ref.card, r.card)}
-            if len(fits) > 1:
-                out.append((ref.node, f"{ref.card.name} stands beside several Keepers it could be attached to "
-                                      f"({', '.join(sorted(fits))}): say which in table.attached, e.g. "
-                                      f"`attached: {{{ref.card.name}: {sorted(fits)[0]}}}`"))
-    return out
-
-
-def attachments_of(st: State, pos: dict[str, Any]) -> dict[int, int]:
-    """Creeper copy -> Keeper copy: the pairs `table.attached` names, and every other
-    attaching Creeper beside exactly one Keeper it can go on."""
-    out: dict[int, int] = {}
-    wanted = {c.card.key: k.card.key for c, k in pos.get("attached", [])}
-    for p in st.players:
-        mine = st.keepers[p]
-        for c in mine:
-            d = st.defs[c]
-            if not d.impl.attaches:
-                continue
-            fits = [k for k in mine if d.impl.can_attach_to(d, st.defs[k])]
-            if d.key in wanted:
-                fits = [k for k in fits if st.defs[k].key == wanted[d.key]]
-            if len({st.defs[k].key for k in fits}) == 1:
-                out[c] = fits[0]
-    return out
-
-
-def _winner_problems(sc: Scenario) -> list[tuple[Node, str]]:
-    """Exactly one player meeting a Goal in play would already have won the moment it
-    happened: such a table cannot be reached (a tie can: play goes on)."""
-    from adjudicator.engine import Engine
-
-    engine = Engine(sc.catalogue, build_state(sc))
-    met, _ = engine.goal_claims()
-    if len(met) != 1:
-        return []
-    (player, goals), = met.items()
-    st = engine.state
-    first = st.goals.index(goals[0])
-    node = sc.position["goals"][first].node
-    return [(node, f"{player} already meets {engine.names(goals)}: that player would have won the moment it "
-                   "happened, so the game could never reach this table (change the Goal or the Keepers)")]
-
-
 def load_scenario(path: str, catalogue: Catalogue | None = None) -> Scenario:
     """Read a scenario from a file, or from a share string (`fj1.…`) given in its place."""
     root = read_source(path)
@@ -809,37 +585,6 @@ def read_source(path_or_share: str) -> Node | None:
 
 def build_state(sc: Scenario, seed: int = 0) -> State:
     """The table the scenario describes, with one copy id per physical card."""
-    from adjudicator.state import Rng
-
-    pos = sc.position
-    defs: list[CardDef] = []
-
-    def make(refs: list[CardRef]) -> list[int]:
-        ids = []
-        for ref in refs:
-            defs.append(ref.card)
-            ids.append(len(defs) - 1)
-        return ids
-
-    players = list(pos["players"])
-    st = State(defs=defs, players=players,
-               hands={p: make(pos["hands"][p]) for p in players},
-               keepers={p: make(pos["keepers"][p]) for p in players})
-    st.rules = make(pos["rules"])
-    st.meta_rules = make(pos["meta_rules"])
-    st.goals = make(pos["goals"])
-    st.draw_pile = make(pos["draw_pile"])
-    st.discard = make(pos["discard"])
-    st.rules_pile = make(pos["rules_pile"])
-    st.scored = make(pos["scored"])
-    st.solo = sc.solo
-    basic = sc.catalogue.resolve("Basic Rules")
-    defs.append(basic)
-    st.basic = len(defs) - 1
-    st.eliminated = list(pos["eliminated"])
-    st.active = players.index(pos["turn"])
-    st.played = pos["played"]
+    st = sc.position.state(seed)
     st.reshuffle_order = list(sc.reshuffle)
-    st.attachments = attachments_of(st, pos)
-    st.rng = Rng(seed)
     return st

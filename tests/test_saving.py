@@ -56,7 +56,7 @@ def test_generated_positions_round_trip(seed):
     assert again == doc
     assert dump(again) == text
     sc = parse_scenario(strictyaml.parse(text, "gen.yaml"), "gen.yaml")
-    assert [r.card.name for r in sc.position["draw_pile"]] == doc["table"]["draw_pile"]
+    assert [r.card.name for r in sc.position.draw_pile] == doc["table"]["draw_pile"]
 
 
 CHILD = r"""

@@ -20,7 +20,7 @@ table:
 def test_good_scenario_loads(tmp_path):
     sc = load_scenario(str(write_scenario(tmp_path, GOOD)))
     assert sc.id == "ok"
-    assert [r.card.name for r in sc.position["hands"]["Ann"]] == ["Milk", "?", "?"]
+    assert [r.card.name for r in sc.position.hands["Ann"]] == ["Milk", "?", "?"]
 
 
 @pytest.mark.parametrize("text,line,needle", [
@@ -105,4 +105,4 @@ def test_attachment_defaults(tmp_path):
 def test_copies_anywhere_are_legal(tmp_path):
     sc = load_scenario(str(write_scenario(tmp_path, "format: 1\ntable:\n  players: [Ann, Ben]\n  rules: [Play 2]\n"
                                                     "  hands:\n    Ann: [Play 2, Milk]\n  keepers:\n    Ben: [Milk]\n")))
-    assert [r.card.name for r in sc.position["hands"]["Ann"]] == ["Play 2", "Milk"]
+    assert [r.card.name for r in sc.position.hands["Ann"]] == ["Play 2", "Milk"]

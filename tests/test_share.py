@@ -63,8 +63,8 @@ def test_generated_positions_round_trip_and_replay_alike(seed):
     line = share.encode(doc)
     assert share.decode(line) == doc
     sc = parse_scenario(strictyaml.parse(share.document_text(share.decode(line)), "x"), "x")
-    assert [r.card.key for r in sc.position["draw_pile"]] == \
-           [r.card.key for r in load_scenario(line).position["draw_pile"]]
+    assert [r.card.key for r in sc.position.draw_pile] == \
+           [r.card.key for r in load_scenario(line).position.draw_pile]
     assert replay(sc).summary() == replay(load_scenario(line)).summary()
 
 

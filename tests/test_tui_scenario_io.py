@@ -85,7 +85,7 @@ def test_dumped_scenarios_load_in_the_engine(tmp_path):
     path = tmp_path / "t.yaml"
     path.write_text(scenario_io.dump(doc), encoding="utf-8")
     sc = load_scenario(str(path))
-    assert [c.card.name for c in sc.position["hands"]["Ann"]] == ["Milk", "?", "?"]
+    assert [c.card.name for c in sc.position.hands["Ann"]] == ["Milk", "?", "?"]
 
 
 # --------------------------------------------------------------------------- writing
@@ -105,7 +105,7 @@ def test_saving_an_unchanged_scenario_keeps_its_bytes(tmp_path):
     assert copy.read_bytes() == path.read_bytes()
     s.doc["table"]["players"].append("Cal")
     assert s.changed and s.save()[1] is True
-    assert load_scenario(str(copy)).position["players"] == ["Ann", "Ben", "Cal"]
+    assert load_scenario(str(copy)).position.players == ["Ann", "Ben", "Cal"]
     assert not s.changed
 
 

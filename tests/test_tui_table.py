@@ -50,7 +50,7 @@ async def test_build_a_position_from_nothing_and_save_it(tmp_path, monkeypatch):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await table_screen(pilot)
         await until(pilot, lambda: problems(screen))
-        assert "seat at least one player" in problems(screen)[0]
+        assert "a table seats 1 to 8 players, not 0" in problems(screen)[0]
         await add_player(pilot, screen)                      # the suggested name: Ann
         await add_player(pilot, screen)                      # then Ben
         assert app.session.table["players"] == ["Ann", "Ben"]
@@ -94,8 +94,8 @@ async def test_build_a_position_from_nothing_and_save_it(tmp_path, monkeypatch):
         await until(pilot, lambda: target.exists())
         sc = load_scenario(str(target))
         assert sc.id == "my-dispute"
-        assert sc.position["players"] == ["Ann", "Ben"] and sc.position["turn"] == "Ben"
-        assert [c.card.name for c in sc.position["keepers"]["Ben"]] == ["War"]
+        assert sc.position.players == ["Ann", "Ben"] and sc.position.turn == "Ben"
+        assert [c.card.name for c in sc.position.keepers["Ben"]] == ["War"]
         assert not app.session.changed
         # saving again with nothing changed leaves the file alone
         stamp = os.stat(target).st_mtime_ns
@@ -119,6 +119,22 @@ async def test_an_impossible_position_is_shown_with_all_its_problems(tmp_path):
         assert "did you mean 'Milk'" in text
         assert zone(screen, "hands.Ann").entries == ["War", "Milkk"]
         assert zone(screen, "rules").option_count == 2
+        # the same problems, in the same order, as the loader's Position of the file
+        # (whose first it refuses), each at the card the file names
+        from adjudicator import strictyaml
+        from adjudicator.errors import InputError
+        from adjudicator.position import Position
+
+        from_file = Position.read(strictyaml.read_file(str(path)).value["table"]).problems()
+        assert [(p.code, p.zone, p.index, p.message) for p in screen.problems] == \
+               [(p.code, p.zone, p.index, p.message) for p in from_file]
+        assert [(p.zone, p.index) for p in screen.problems] == [("hands.Ann", 1), ("rules", 1), ("hands.Ann", 0)]
+        try:
+            load_scenario(str(path))
+        except InputError as exc:
+            assert (exc.message, exc.line) == (from_file[0].message, 6)
+        else:
+            raise AssertionError("the loader accepted an impossible position")
 
 
 async def test_a_broken_file_shows_a_readable_error(tmp_path):

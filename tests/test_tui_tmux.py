@@ -122,7 +122,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         saved = folder / "new-dispute.yaml"
         sc = load_scenario(str(saved))
         assert sc.question.startswith("Does Ann's turn end")
-        assert [c.card.key for c in sc.position["hands"]["Ben"]] == ["?"] * 3
+        assert [c.card.key for c in sc.position.hands["Ben"]] == ["?"] * 3
         keys("C-s")                                   # saving again is confirmed too
         wait_for(session, "already")
     finally:

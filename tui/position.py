@@ -3,9 +3,9 @@
 A position is the `table` mapping of a scenario document, kept as plain data so that
 it can be saved exactly as it was opened. This module names its zones, reads and
 writes them, finds cards by name as the user types (aliases and typos included), and
-lists every reason the position could never occur, without refusing it: unknown card
-names are reported per card, and the engine's own `parse_scenario(check=False)` and
-`position_problems` judge the rest.
+lists every reason the position could never occur, without refusing it: the engine's
+own `adjudicator.position.Position` reads the table as it stands and lists them, each
+with the zone and card it is about.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ import difflib
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from adjudicator.names import normalize
+
+if TYPE_CHECKING:
+    from adjudicator.position import PositionProblem
 
 CENTRE_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard")
 PILES = ("draw_pile", "discard", "rules_pile", "scored")     # listed top card first
@@ -217,114 +220,29 @@ def _rename_in_expect(exp: dict, same, new: str) -> None:
 
 # --------------------------------------------------------------------------- problems
 
-@dataclass(frozen=True)
-class Problem:
-    """Why the position could not occur; `zone`/`index` point at the card when known."""
-
-    message: str
-    zone: str | None = None
-    index: int | None = None
-
-    def where(self) -> str:
-        if self.zone is None:
-            return ""
-        if self.index is None:
-            return zone_title(self.zone) if self.zone in ZONE_TITLES or "." in self.zone else self.zone
-        return f"{zone_title(self.zone)}, card {self.index + 1}"
-
-
-def check_table(table: Any, cat=None) -> list[Problem]:
-    """Every reason this position could not occur, judged by the engine itself.
-
-    Names the catalogue does not know are reported card by card (and left out, so that
-    the rest can still be judged); the position is then written out as a scenario and
-    read by the engine's own `parse_scenario(check=False)` and `position_problems`, and
-    each problem is traced back to the zone and card it is about."""
-    from adjudicator import strictyaml
-    from adjudicator.catalogue import UnknownName
+def check_table(table: Any, cat=None) -> list[PositionProblem]:
+    """Every reason this position could not occur, as the engine's Position lists
+    them (each with the zone and card it is about); a table too malformed to be a
+    position at all is one problem saying why."""
     from adjudicator.errors import InputError
-    from adjudicator.scenario import parse_scenario, position_problems
+    from adjudicator.position import Code, Position, PositionProblem
 
-    from tui.scenario_io import dump
-
-    cat = cat or catalogue()
-    if not isinstance(table, dict):
-        return [Problem("the table must be a mapping of zones")]
-    if not players(table):
-        return [Problem("seat at least one player (a table seats 1 to 8)", "players")]
-    out: list[Problem] = []
-    judged = dict(table)
-    kept_index: dict[str, list[int]] = {}          # zone -> original index of each entry kept
-    editions = table.get("editions") if isinstance(table.get("editions"), list) else None
-    for zone in zones(table):
-        entries, kept = [], []
-        for i, entry in enumerate(get_zone(table, zone)):
-            if not isinstance(entry, str) or not entry.strip():
-                out.append(Problem(f"{entry!r} is not a card name", zone, i))
-                continue
-            try:
-                cat.resolve(split_copies(entry)[0], editions)
-            except UnknownName as exc:
-                out.append(Problem(str(exc), zone, i))
-                continue
-            except Exception:     # an unknown edition: the engine says so below
-                pass
-            entries.append(entry)
-            kept.append(i)
-        kept_index[zone] = kept
-        set_zone(judged, zone, entries)
-    text = dump({"format": 1, "table": judged})
     try:
-        root = strictyaml.parse(text, "position")
-    except InputError as exc:
-        return out + [Problem(exc.message)]
-    places = _places(root, kept_index)
-    try:
-        sc = parse_scenario(root, "position", cat, check=False)
-        found = [(node.line, node.col, message) for node, message in position_problems(sc)]
-    except InputError as exc:
-        found = [(exc.line, exc.col, exc.message)]
-    except Exception as exc:  # the engine is mid-change: say so rather than crash the editor
-        return out + [Problem(f"the engine could not judge this position ({exc})")]
-    for line, col, message in found:
-        zone, index = places.get((line, col), places.get((line, None), (None, None)))
-        # the text judged is the editor's, so its line numbers mean nothing to the user
-        out.append(Problem(re.sub(r" \(line \d+\)", "", message), zone, index))
-    return out
+        return Position.from_data(table, cat or catalogue()).problems()
+    except InputError as exc:     # read from plain data, its `path` is the zone (or "")
+        return [PositionProblem(exc.message, Code.MALFORMED, exc.path or None)]
 
 
-def _places(root, kept_index: dict[str, list[int]]) -> dict[tuple[int, int | None], tuple[str, int | None]]:
-    """Where each zone and card of the written-out table stands: (line, col) -> (zone, index);
-    (line, None) -> the zone or key that starts on that line."""
-    out: dict[tuple[int, int | None], tuple[str, int | None]] = {}
-    table = root.value.get("table")
-    if table is None or not isinstance(table.value, dict):
-        return out
-
-    def cards(zone: str, node) -> None:
-        out.setdefault((node.line, None), (zone, None))
-        if isinstance(node.value, list):
-            kept = kept_index.get(zone, [])
-            for i, item in enumerate(node.value):
-                out[(item.line, item.col)] = (zone, kept[i] if i < len(kept) else i)
-
-    for key, node in table.value.items():
-        key_node = table.key_nodes.get(key)
-        if key_node is not None:
-            out.setdefault((key_node.line, None), (key, None))
-            out.setdefault((key_node.line, key_node.col), (key, None))
-        if key in PER_PLAYER and isinstance(node.value, dict):
-            for who, cards_node in node.value.items():
-                cards(f"{key}.{who}", cards_node)
-        elif key in CENTRE_ZONES + SOLO_ZONES:
-            cards(key, node)
-        else:
-            out.setdefault((node.line, None), (key, None))
-            out.setdefault((node.line, node.col), (key, None))
-            if key == "players" and isinstance(node.value, list):
-                for item in node.value:
-                    out[(item.line, item.col)] = ("players", None)
-    return out
+def where(problem: PositionProblem) -> str:
+    """Where a problem is, in the editor's words ("Ann's hand, card 2")."""
+    zone, index = problem.zone, problem.index
+    if zone is None:
+        return ""
+    if zone in ZONE_TITLES or "." in zone:
+        return zone_title(zone) if index is None else f"{zone_title(zone)}, card {index + 1}"
+    if zone == "players" and index is not None:
+        return f"players, seat {index + 1}"
+    return zone
 
 
 # --------------------------------------------------------------------------- card look-up

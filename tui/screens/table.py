@@ -11,7 +11,7 @@ without refusing to show it.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -27,6 +27,10 @@ from tui.messages import PlayerEdit, SessionReplaced, SessionSaved, ZoneEdit
 from tui.widgets import CardPicker, ChoiceModal, PromptModal, error_text
 from tui.widgets.zones import PlayerList, ZoneList, resolve
 from tui.widgets.mode_bar import ModeBar
+
+if TYPE_CHECKING:
+    from adjudicator.position import PositionProblem
+
 
 class TableScreen(Screen):
     """Rebuild the table position."""
@@ -46,7 +50,7 @@ class TableScreen(Screen):
         self.seen_version = -1
         self.ready = False
         self._quiet = False
-        self.problems: list[P.Problem] = []
+        self.problems: list[PositionProblem] = []
 
     @property
     def table(self) -> dict[str, Any]:
@@ -318,12 +322,13 @@ class TableScreen(Screen):
     @work(thread=True, exclusive=True, group="problems")
     def _check_worker(self, version: int, doc: dict[str, Any]) -> None:
         from adjudicator.errors import InputError
+        from adjudicator.position import PositionProblem
 
         table = doc.get("table") if isinstance(doc.get("table"), dict) else {}
         try:
             problems = P.check_table(table)
         except Exception as exc:
-            problems = [P.Problem(f"the position could not be checked: {exc}")]
+            problems = [PositionProblem(f"the position could not be checked: {exc}")]
         if not problems and P.players(table):
             try:  # the rest of the file (events, expectations) as the engine reads it
                 from adjudicator import strictyaml
@@ -333,12 +338,12 @@ class TableScreen(Screen):
 
                 parse_scenario(strictyaml.parse(dump(doc), "scenario"), "scenario")
             except InputError as exc:
-                problems = [P.Problem(f"{exc.message} (line {exc.line} of the scenario as it would be saved)")]
+                problems = [PositionProblem(f"{exc.message} (line {exc.line} of the scenario as it would be saved)")]
             except Exception as exc:
-                problems = [P.Problem(f"the engine could not read the scenario: {exc}")]
+                problems = [PositionProblem(f"the engine could not read the scenario: {exc}")]
         self.app.call_from_thread(self._show_problems, version, problems)
 
-    def _show_problems(self, version: int, problems: list[P.Problem]) -> None:
+    def _show_problems(self, version: int, problems: list[PositionProblem]) -> None:
         if self.session is None or version != self.session.version:
             return
         self.problems = problems
@@ -346,7 +351,7 @@ class TableScreen(Screen):
         title = self.query_one("#problems-title", Label)
         if problems:
             title.update(Text(f"Problems ({len(problems)}): could not occur", style="bold red"))
-            ol.set_options([Option(Text.assemble((f"{p.where()}: " if p.where() else "", "bold"), p.message),
+            ol.set_options([Option(Text.assemble((f"{P.where(p)}: " if P.where(p) else "", "bold"), p.message),
                                    id=f"x{i}") for i, p in enumerate(problems)])
         else:
             title.update(Text("Problems: none", style="bold green"))

@@ -116,6 +116,16 @@ class _GameEnded(Exception):
 
 
 class Engine(Quantities, Responses):
+    # judge every refusal by carrying the event out in full on a copy, never by the
+    # checks made before anything happens alone: slower, and the reference that
+    # tests/test_legal_events.py holds the cheap way to
+    exhaustive = False
+
+    @property
+    def engine(self) -> Engine:
+        """The engine itself, as the mixins hand it to the cards' hooks."""
+        return self
+
     def __init__(self, catalogue: Catalogue, state: State):
         self.cat = catalogue
         self.state = state
@@ -142,6 +152,7 @@ class Engine(Quantities, Responses):
         self._retiring: list[tuple[Any, ...]] = []   # run contexts to put back once a retired run has unwound
         self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
         self._peeked = False                      # the run looked ahead for an answer not given yet
+        self._unseen_known: tuple[list[CardDef], int, bool] | None = None
 
     @property
     def graph(self) -> interactions.InteractionGraph:
@@ -353,20 +364,49 @@ class Engine(Quantities, Responses):
         if player not in st.players:
             raise Rejected(f"there is no player called {player!r}")
         if ev.verb in ("play", "use") and self._turn_ends_for(player):
-            # an event the rules refuse is refused before the turn it would end is ended
-            refusal = self._trial_refusal(player, ev)
-            if refusal is not None:
-                raise refusal
-            self.end_turn(f"{st.active_player} has no play left, and {player} acts")
+            self._end_turn_for(player, ev)
         self._dispatch_verb(player, ev)
+
+    def _end_turn_for(self, player: str, ev: Event) -> None:
+        """End the active turn for `player`, next in turn, to make `ev`; but an event
+        the rules refuse is refused before the turn it would end is ended (format 1.1,
+        item 7). A turn that ends without anyone being asked anything simply ends, and
+        `ev` is judged after it (a refusal then undoes the whole event); one that needs
+        a decision is put back, `ev` is judged on a trial end of the turn, and only then
+        is the turn ended for good (its decisions asked)."""
+        why = f"{self.state.active_player} has no play left, and {player} acts"
+        kept, table, shown, stalls = self._context(), self.state.clone(), len(self.entries), set(self._said_stall)
+        self._pause_blocked += 1
+        try:
+            self.end_turn(why)
+            return
+        except NeedDecision:
+            self._set_context(kept)
+            self.state = table
+            del self.entries[shown:]
+            self._said_stall = stalls
+        finally:
+            self._pause_blocked -= 1
+        refusal, = self._refusals_after_turn_end(player, [ev])
+        if refusal is not None:
+            raise refusal
+        self.end_turn(why)
+
+    def _game_over_refusal(self, ev: Event) -> Rejected | None:
+        """Once the game is over only a Surprise answering the winning play may come."""
+        st = self.state
+        if st.game_over and ev.verb != "surprise":
+            who = f"{st.winner} has won" if st.winner else "everyone has lost"
+            return Rejected(f"the game is over ({who}); nothing more can be played", "rule-win-instantly-any-turn")
+        return None
 
     def _dispatch_verb(self, player: str, ev: Event) -> None:
         st = self.state
         if ev.verb in ("play", "surprise"):
             self.reveal_unseen(player, ev.card)
-        if st.game_over and not (ev.verb == "surprise"):
-            who = f"{st.winner} has won" if st.winner else "everyone has lost"
-            raise Rejected(f"the game is over ({who}); nothing more can be played", "rule-win-instantly-any-turn")
+        refusal = self._game_over_refusal(ev)
+        if refusal is not None:
+            raise refusal
         if ev.verb == "play" or (ev.verb == "random" and self._random_first_play(ev)):
             self._event_play(player, ev)
         elif ev.verb == "use":
@@ -589,10 +629,11 @@ class Engine(Quantities, Responses):
             self._follow_attachments()
             self._reveal_secrets()
             self._notice_goal_change()
+            defs = st.defs
             for p in self.seat_order():
-                for k in list(st.keepers[p]):
+                for k in [k for k in st.keepers[p] if "on_checkpoint" in defs[k].impl.overridden]:
                     if k in st.keepers[p]:
-                        st.defs[k].impl.on_checkpoint(self, k, p)
+                        defs[k].impl.on_checkpoint(self, k, p)
             self.inflate_temp_hands()
             owed = self.draws_owed()
             if owed:
@@ -644,10 +685,11 @@ class Engine(Quantities, Responses):
                 st.keepers[owner].append(creeper)
                 self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.",
                          "attached-pair-discarded-together")
+        defs = st.defs
         for p in self.seat_order():
-            for creeper in list(st.keepers[p]):
-                impl = st.defs[creeper].impl
-                if not impl.attaches or creeper in st.attachments or creeper not in st.keepers[p]:
+            for creeper in [c for c in st.keepers[p] if defs[c].impl.attaches]:
+                impl = defs[creeper].impl
+                if creeper in st.attachments or creeper not in st.keepers[p]:
                     continue
                 fits = [k for k in st.keepers[p] if impl.can_attach_to(st.defs[creeper], st.defs[k])]
                 if not fits:
@@ -669,7 +711,8 @@ class Engine(Quantities, Responses):
             return
         st.goals_seen = now
         # collected first: a card that moves must not react twice
-        reactors = [(k, p) for p in st.players for k in st.keepers[p]]
+        reactors = [(k, p) for p in st.players for k in st.keepers[p]
+                    if "on_goal_change" in st.defs[k].impl.overridden]
         for k, p in reactors:
             if k in st.keepers[p]:
                 st.defs[k].impl.on_goal_change(self, k, p)
@@ -821,12 +864,14 @@ class Engine(Quantities, Responses):
         """Players still in the game in turn order, from the one after the active player
         (or from `start`), the active player last unless skipped."""
         st = self.state
-        n = len(st.players)
-        first = st.players.index(start) if start else (st.active + 1) % n
-        order = [st.players[(first + i) % n] for i in range(n)]
-        order = [p for p in order if p not in st.eliminated]
+        players = st.players
+        first = players.index(start) if start else (st.active + 1) % len(players)
+        order = players[first:] + players[:first]
+        if st.eliminated:
+            order = [p for p in order if p not in st.eliminated]
         if skip_active:
-            order = [p for p in order if p != st.active_player]
+            active = players[st.active]
+            order = [p for p in order if p != active]
         return order
 
     def comply_with_limits(self, player: str, when_played: bool = False) -> None:
@@ -896,11 +941,14 @@ class Engine(Quantities, Responses):
                 if p not in st.eliminated:
                     met.setdefault(p, []).append(g)
         self._claim_notes = []
+        defs = st.defs
         for p in self.seat_order():
             for k in st.keepers[p]:
-                met = st.defs[k].impl.claims(self, k, p, met)
+                if "claims" in defs[k].impl.overridden:
+                    met = defs[k].impl.claims(self, k, p, met)
         for r in self.rule_cards():
-            met = st.defs[r].impl.filter_winners(self, r, met)
+            if "filter_winners" in defs[r].impl.overridden:
+                met = defs[r].impl.filter_winners(self, r, met)
         return met, ungoals
 
     def claim_note(self, player: str, text: str, *cites: str) -> None:
@@ -1588,19 +1636,32 @@ class Engine(Quantities, Responses):
             return False
         return self.next_player() == player
 
-    def _trial_refusal(self, player: str, ev: Event) -> Rejected | None:
-        """Run the turn's end and `ev` on a copy, choices nobody has scripted yet taken
-        by default, and return the refusal `ev` meets, if any. Nothing is kept."""
+    def _refusals_after_turn_end(self, player: str, events: list[Event]) -> list[Rejected | None]:
+        """The refusal each of `events` by `player` (next in turn) would meet once the
+        active turn has ended for them, or None: judged on one trial end of the turn on
+        a copy, choices nobody has scripted yet taken by default. Only the checks made
+        before anything happens can refuse an event, so those are asked, unless a card
+        nobody has seen ('?') is on the table (or the engine is `exhaustive`): then each
+        event is carried out in full on its own copy. Nothing is kept."""
+        full = self.exhaustive or self._unseen_on_table()
         with self._after_turn_end(player) as ended:
             if ended is not None:
-                return ended.refusal
-            try:
-                self._dispatch_verb(player, ev)
-            except Rejected as refusal:
-                return refusal
-            except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
-                return None
-        return None
+                return [ended.refusal] * len(events)
+            table = self.state
+            out: list[Rejected | None] = []
+            for ev in events:
+                if not full:
+                    out.append(self._game_over_refusal(ev) or self._upfront_refusal(player, ev))
+                    continue
+                self.state = table.clone()
+                try:
+                    self._dispatch_verb(player, ev)
+                    out.append(None)
+                except Rejected as refusal:
+                    out.append(refusal)
+                except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
+                    out.append(None)
+            return out
 
     @contextmanager
     def _after_turn_end(self, player: str) -> Iterator[_TurnEndOutcome | None]:
@@ -1820,58 +1881,60 @@ class Engine(Quantities, Responses):
         before anything of it happens (`_play_refusal`, `_use_refusal`,
         `_end_turn_refusal`, which `submit` makes too), unless a card nobody has seen
         ('?') is on the table, where an effect may turn one up and be refused then. So
-        those events are judged by those checks alone (a next player's play on the table
-        as it would be once the turn has ended, worked out once for all of them); a
-        Surprise, an event while a decision waits, and any event at a table holding '?'
-        are tried in full on a copy. `tests/test_legal_events.py` holds the two ways to
-        the same answer."""
+        those events are judged by those checks alone (a next player's plays on the
+        table as it would be once the turn has ended, worked out once for all of them);
+        a Surprise, an event while a decision waits, and any event at a table holding
+        '?' are tried in full on a copy, and so is everything when the engine is
+        `exhaustive`. `tests/test_legal_events.py` holds the two ways to one answer."""
+        with self.table_frozen():
+            return self._legal_events()
+
+    def _legal_events(self) -> list[Event]:
         candidates = self.candidate_events()
         st = self.state
-        if self.pending is not None or st.game_over or any(d.type == UNKNOWN for d in st.defs):
+        if self.exhaustive or self.pending is not None or st.game_over or self._unseen_on_table():
             return [ev for ev in candidates if self._accepted_on_trial(ev)]
-        out: list[Event] = []
-        later: list[Event] = []             # plays by the next player, which end the active turn first
-        for ev in candidates:
+        out: list[tuple[int, Event]] = []
+        later: dict[str, list[tuple[int, Event]]] = {}   # plays by the next player, which end the active turn first
+        for i, ev in enumerate(candidates):
             player = ev.by or st.active_player
             if ev.verb == "surprise":
                 if self._accepted_on_trial(ev):
-                    out.append(ev)
+                    out.append((i, ev))
             elif player != st.active_player and ev.verb in ("play", "use") and self._turn_ends_for(player):
-                later.append(ev)
-            elif self._refused_upfront(player, ev) is False:
-                out.append(ev)
+                later.setdefault(player, []).append((i, ev))
+            elif self._upfront_refusal(player, ev) is None:
+                out.append((i, ev))
+        for player, events in later.items():
+            refusals = self._refusals_after_turn_end(player, [ev for _, ev in events])
+            out += [pair for pair, refusal in zip(events, refusals) if refusal is None]
         if later:
-            by_player: dict[str, list[Event]] = {}
-            for ev in later:
-                by_player.setdefault(ev.by or st.active_player, []).append(ev)
-            for player, events in by_player.items():
-                with self._after_turn_end(player) as ended:
-                    for ev in events:
-                        if ended is not None:
-                            ok = ended.refusal is None
-                        elif self.state.game_over:
-                            ok = False          # (refused: nothing more can be played)
-                        else:
-                            ok = self._refused_upfront(player, ev) is False
-                        if ok:
-                            out.append(ev)
-            out.sort(key=candidates.index)
-        return out
+            out.sort(key=lambda pair: pair[0])
+        return [ev for _, ev in out]
 
-    def _refused_upfront(self, player: str, ev: Event) -> bool:
-        """Whether the checks made before anything happens refuse `ev` (a play, a free
-        action or ending the turn) on the table as it stands."""
+    def _unseen_on_table(self) -> bool:
+        """Whether any card nobody has seen ('?') is among the table's cards (its
+        definitions only grow, as cards are revealed, so the answer is kept per length)."""
+        defs = self.state.defs
+        known = self._unseen_known
+        if known is None or known[0] is not defs or known[1] != len(defs):
+            known = self._unseen_known = (defs, len(defs), any(d.type == UNKNOWN for d in defs))
+        return known[2]
+
+    def _upfront_refusal(self, player: str, ev: Event) -> Rejected | None:
+        """The refusal that the checks made before anything happens give `ev` (a play,
+        a free action or ending the turn) on the table as it stands, or None."""
         self._pause_blocked += 1
         try:
             if ev.verb == "play":
-                return self._play_refusal(player, self.cat.get(ev.key)) is not None
+                return self._play_refusal(player, self.cat.get(ev.key))
             if ev.verb == "use":
-                return self._use_refusal(player, self.cat.get(ev.key))[1] is not None
-            return self._end_turn_refusal(player) is not None
-        except Rejected:
-            return True
+                return self._use_refusal(player, self.cat.get(ev.key))[1]
+            return self._end_turn_refusal(player)
+        except Rejected as refusal:
+            return refusal
         except NeedDecision:
-            return False
+            return None
         finally:
             self._pause_blocked -= 1
 

@@ -1,13 +1,16 @@
 """Derived quantities: cards to draw, plays owed, limits, Goal slots, numerals.
 
-Nothing here is stored; every figure is worked out from the cards in play when it is
-asked for, so a rule that arrives or leaves changes it at once. Every printed number
-goes through `num`, the one place Inflation acts.
+Nothing here is stored between events; every figure is worked out from the cards in
+play when it is asked for, so a rule that arrives or leaves changes it at once. While
+the table cannot change (`table_frozen`: listing the legal events), each figure is
+worked out once. Every printed number goes through `num`, the one place Inflation acts.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from contextlib import contextmanager
+from functools import wraps
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from adjudicator.mechanics.base import KEEPER
 
@@ -16,11 +19,50 @@ if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.state import State
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _memoized(fn: F) -> F:
+    """A figure worked out once per frozen table (see `Quantities.table_frozen`)."""
+    name = fn.__name__
+
+    @wraps(fn)
+    def figure(self: "Quantities", *args: Any) -> Any:
+        memo = self._memo
+        if memo is None or self.state is not self._memo_table:
+            return fn(self, *args)
+        key = (name, args)
+        if key not in memo:
+            memo[key] = fn(self, *args)
+        return memo[key]
+
+    return figure  # type: ignore[return-value]
+
+
 class Quantities:
-    """The Engine's derived quantities (a mixin: the rules' hooks it asks receive the
-    engine, which is `self`, hence the casts)."""
+    """The Engine's derived quantities (a mixin; the rules' hooks it asks receive the
+    engine itself, `self.engine`)."""
 
     state: "State"
+    _memo: dict[tuple[str, tuple[Any, ...]], Any] | None = None
+    _memo_table: "State | None" = None
+
+    @property
+    def engine(self) -> "Engine":
+        raise NotImplementedError            # (the Engine is itself)
+
+    @contextmanager
+    def table_frozen(self) -> Iterator[None]:
+        """Inside, `self.state` does not change: each figure about it is worked out once.
+        A trial that steps aside to a copy of the table works its own out as usual."""
+        if self._memo is not None:
+            yield
+            return
+        self._memo, self._memo_table = {}, self.state
+        try:
+            yield
+        finally:
+            self._memo, self._memo_table = None, None
 
     # -- numerals --------------------------------------------------------------
     def inflation(self) -> int:
@@ -31,7 +73,7 @@ class Quantities:
         """A printed numeral on `card` as the rules in play make it read: each rule
         with a numeral hook (Inflation, One, Two, Five!) applies in the order played,
         never to its own card."""
-        st, e = self.state, cast("Engine", self)
+        st, e = self.state, self.engine
         defs = st.defs
         for r in st.rules + st.meta_rules:
             impl = defs[r].impl
@@ -58,7 +100,7 @@ class Quantities:
         """The cards in force that impose the static effect `effect` (see
         `mechanics.base.EFFECTS`): with `player`, the working cards in front of them;
         without, the rules in play."""
-        st, e = self.state, cast("Engine", self)
+        st, e = self.state, self.engine
         defs = st.defs
         if player is None:
             return [r for r in st.rules + st.meta_rules if effect in defs[r].impl.effects]
@@ -81,14 +123,14 @@ class Quantities:
     def powered(self, player: str, hook: str | None = None) -> list[int]:
         """Cards in front of `player` whose powers work now (with `hook`: only those
         whose mechanic answers that question)."""
-        st, e = self.state, cast("Engine", self)
+        st, e = self.state, self.engine
         defs = st.defs
         return [k for k in st.keepers[player] if (hook is None or hook in defs[k].impl.overridden)
                 and defs[k].impl.power_active(e, k)]
 
     def _bonus(self, hook: str, player: str) -> int:
         """The sum of a bonus hook over the rules in force and `player`'s powered cards."""
-        st, e = self.state, cast("Engine", self)
+        st, e = self.state, self.engine
         defs = st.defs
         total = 0
         for c in self.rule_cards():
@@ -99,6 +141,7 @@ class Quantities:
             total += getattr(defs[k].impl, hook)(e, k, player)
         return total
 
+    @_memoized
     def draw_total(self, player: str) -> int:
         return max(self.draw_rule() + self._bonus("draw_bonus", player), 0)
 
@@ -111,6 +154,7 @@ class Quantities:
     def play_bonus(self, player: str) -> int:
         return self._bonus("play_bonus", player)
 
+    @_memoized
     def play_quota(self, player: str) -> tuple[str, int]:
         """('n', N): play N cards this turn; ('all_but', k): play until k are left
         (k = 0 is Play All). A Play bonus adds to N, and takes one off k: Play All But 1
@@ -121,6 +165,7 @@ class Quantities:
             return ("n", max(0, value + bonus))
         return ("all_but", max(0, value - bonus))
 
+    @_memoized
     def plays_left(self) -> int:
         """Plays the active player can actually still make this turn (cards to play them
         with included): the figure Get On With It, Swap Plays and turn ends use."""
@@ -147,6 +192,7 @@ class Quantities:
         return self.plays_left()
 
     # -- limits and slots -----------------------------------------------------------
+    @_memoized
     def hand_limit(self, player: str | None = None) -> int | None:
         """The Hand Limit in play; for a player, raised by their Keepers' powers."""
         limit = self._first("hand_limit")
@@ -154,6 +200,7 @@ class Quantities:
             limit += self._limit_bonus(player)
         return limit
 
+    @_memoized
     def keeper_limit(self, player: str | None = None) -> int | None:
         limit = self._first("keeper_limit")
         if limit is not None and player is not None:
@@ -161,9 +208,10 @@ class Quantities:
         return limit
 
     def _limit_bonus(self, player: str) -> int:
-        st, e = self.state, cast("Engine", self)
+        st, e = self.state, self.engine
         return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus"))
 
+    @_memoized
     def agenda_size(self) -> int:
         return self._first("agenda") or 1
 

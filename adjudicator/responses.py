@@ -13,7 +13,7 @@ parity: each Surprise negates the one beneath it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
@@ -43,7 +43,7 @@ def surprise_side(d: CardDef) -> SurpriseMechanic:
 
 class Responses:
     """The Engine's response windows (a mixin: the engine provides what is declared here;
-    the hooks it asks receive the engine, which is `self`, hence the casts)."""
+    the hooks it asks receive the engine itself, `self.engine`)."""
 
     state: State
     cat: Catalogue
@@ -53,6 +53,8 @@ class Responses:
     _event_turn: int               # the turn the running event belongs to
 
     if TYPE_CHECKING:  # pragma: no cover - the engine's own methods, used here
+        @property
+        def engine(self) -> Engine: ...
         def say(self, text: str, *cites: str) -> None: ...
         def name(self, card: int) -> str: ...
         def checkpoint(self) -> None: ...
@@ -276,7 +278,7 @@ class Responses:
                 if not any(t.source == c for t in st.temp_hands):
                     self.say(f"{self.name(c)} had played {self.name(target.card)}; with that card canceled, what is "
                              f"left of {self.name(c)} is carried out and it is over.", "conserve-cards-on-cancel")
-                    st.defs[c].impl.after_inner_cancel(cast("Engine", self), c, target.by)
+                    st.defs[c].impl.after_inner_cancel(self.engine, c, target.by)
                 self.finish_action(c)
             else:
                 st.resolving.remove(c)
@@ -287,7 +289,7 @@ class Responses:
             if target.kind == "play" and w.card in self.state.in_play():
                 self.say(f"{self.name(target.card)} was played by {w.by}'s use of {self.name(w.card)}; what is left of "
                          "that free action is carried out.", "conserve-cards-on-cancel")
-                self.state.defs[w.card].impl.after_inner_cancel(cast("Engine", self), w.card, w.by)
+                self.state.defs[w.card].impl.after_inner_cancel(self.engine, w.card, w.by)
 
     def _resume_waiting(self, waiting: _Pending, discarded: tuple[int, ...]) -> None:
         """The canceled Surprise had answered a play whose effect was waiting for a

@@ -2,9 +2,11 @@
 
 `Engine.legal_events` judges plays, free actions and turn ends by the checks made
 before anything happens, and works out a next player's plays on one trial end of the
-turn. Its definition is simpler and slower: every candidate event run in full on a
-copy, kept when the rules accept it. The two must agree at every step of random play
-over every edition, every table size and Solo, Surprises and decisions included.
+turn. Its definition is simpler and slower: every candidate event carried out in full
+on a copy (an `exhaustive` engine, which also tries a next player's play in full after
+the trial end of the turn), kept when the rules accept it. The two must agree at every
+step of random play over every edition, every table size and Solo, Surprises and
+decisions included.
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ from tests.test_property_play import DECKS, SEATS, answer_for, random_position
 
 
 def by_trial(engine: Engine) -> list[Event]:
-    """The definition: each candidate run in full on a copy of the table."""
+    """The definition: each candidate carried out in full on a copy of the table."""
     out = []
-    for ev in engine.candidate_events():
-        result = engine.try_event(ev)
-        if result is not None and result.status != "rejected":
-            out.append(ev)
+    engine.exhaustive = True
+    try:
+        for ev in engine.candidate_events():
+            result = engine.try_event(ev)
+            if result is not None and result.status != "rejected":
+                out.append(ev)
+    finally:
+        engine.exhaustive = False
     return out
 
 

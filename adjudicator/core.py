@@ -1,0 +1,1225 @@
+"""The rules core: what the rules do to the table, called by the events and by the
+cards' mechanics. The checkpoint (attachments, Secrets, Goal changes, draws owed,
+limits, wins) and Solo Fluxx's scoring; moving cards between zones; placing rules and
+Goals; playing cards and temporary hands; each kind of event and the checks made
+before any of it happens; unseen cards; turns.
+
+The driver (`adjudicator.engine.Engine`) runs events through this core; the
+checkpoint runs after every atomic event, always in this order:
+
+1. cards in front of players react to the table (War hands Peace on);
+2. the active player draws what the Draw rule (with bonuses) still owes, Creepers
+   drawn going straight to the table and being replaced;
+3. every other player complies with the Hand Limit, then the Keeper Limit, asked in
+   seat order from the player after the active one;
+4. wins are checked: exactly one player meeting a Goal wins at once, a tie plays on.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import TYPE_CHECKING, Iterator
+
+from adjudicator import interactions
+from adjudicator.answers import Answers
+from adjudicator.catalogue import CardDef
+from adjudicator.decisions import NeedDecision, Rejected
+from adjudicator.events import Event
+from adjudicator.log import Entry
+from adjudicator.mechanics.base import (
+    ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
+)
+from adjudicator.quantities import Quantities
+from adjudicator.responses import Responses
+from adjudicator.state import State, TempHand
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.engine import _Pending
+
+
+def _swap_card(st: State, old: int, new: int) -> None:
+    """Put copy `new` wherever copy `old` stands in a hand or temporary hand."""
+    for pool in list(st.hands.values()) + [t.cards for t in st.temp_hands]:
+        if old in pool:
+            pool[pool.index(old)] = new
+
+
+class _GameEnded(Exception):
+    """Raised when a player wins or everyone loses: nothing more of the event happens."""
+
+
+class Core(Answers, Quantities, Responses):
+    """The rules as they act on the table (the Engine's rules core)."""
+
+    _graph: interactions.InteractionGraph | None
+    pending: _Pending | None
+    _checking: bool
+    _defer: int
+    _dirty: bool
+    _said_tie: frozenset[str]
+    _said_stall: set[tuple[int, str]]
+    _claim_notes: list[tuple[str, str, tuple[str, ...]]]
+    _revealed: dict[tuple[int, str], int]
+
+    @property
+    def graph(self) -> interactions.InteractionGraph:
+        """The interaction graph, built (once per catalogue) the first time a rule
+        has to be placed: a replay that places none never loads networkx."""
+        if self._graph is None:
+            self._graph = interactions.graph_for(self.cat)
+        return self._graph
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Treat everything inside as one atomic event: one checkpoint at the end."""
+        self._defer += 1
+        try:
+            yield
+        finally:
+            self._defer -= 1
+        if self._defer == 0:
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        if self._defer:
+            self._dirty = True
+            return
+        self._dirty = False
+        if self._checking:
+            return
+        self._checking = True
+        try:
+            st = self.state
+            if st.game_over:
+                return
+            self._follow_attachments()
+            self._reveal_secrets()
+            self._notice_goal_change()
+            defs = st.defs
+            for p in self.seat_order():
+                for k in [k for k in st.keepers[p] if "on_checkpoint" in defs[k].impl.overridden]:
+                    if k in st.keepers[p]:
+                        defs[k].impl.on_checkpoint(self, k, p)
+            self.inflate_temp_hands()
+            owed = self.draws_owed()
+            if owed:
+                start = st.drawn == 0
+                self.draw(st.active_player, owed, counted=True,
+                          why="the Draw rule" if start else "the Draw rule now asks for more than was drawn this turn")
+                extra = self.draw_total(st.active_player) - self.draw_rule()
+                if start and extra > 0:
+                    self.say(f"A bonus adds {extra} to {st.active_player}'s draws; the extra cards simply join the hand "
+                             "and need not be the ones played.", "extra-draw-play-not-tied")
+                if not start:
+                    self.say(f"The draw count went up mid-turn, so {st.active_player} draws the difference at once; "
+                             "a lower count would take nothing back.", "rule-draw-rule-raised-catch-up",
+                             "rule-new-rule-immediate")
+            for p in self.seat_order(skip_active=True):
+                self.comply_with_limits(p, when_played=True)
+            self._follow_attachments()        # a Keeper discarded for a limit takes its Creeper along
+            self.check_last_standing()
+            self.check_wins()
+        finally:
+            self._checking = False
+
+    def _follow_attachments(self) -> None:
+        """Keep attached Creepers with their Keepers: a Creeper follows its Keeper to
+        another player and is discarded when the Keeper leaves play; discarding the
+        Creeper by an effect that does not detach it discards its Keeper too; and an
+        attaching Creeper whose holder has a Keeper it can go on is attached to it at
+        once, however that Keeper arrived (a choice when several fit)."""
+        st = self.state
+        for creeper, keeper in list(st.attachments.items()):
+            holder = st.owner_of_keeper(creeper)
+            owner = st.owner_of_keeper(keeper)
+            if holder is None:                    # the Creeper itself has left play
+                del st.attachments[creeper]
+                if owner is not None and creeper in st.discard:
+                    self.take_from_play(keeper, owner)
+                    self.land(keeper, st.discard, top=True)
+                    self.say(f"{self.name(creeper)} was discarded while attached to {self.name(keeper)}, and nothing "
+                             "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
+                continue
+            if owner is None:
+                del st.attachments[creeper]
+                st.keepers[holder].remove(creeper)
+                st.discard.insert(0, creeper)
+                self.say(f"{self.name(keeper)} left play, so the {self.name(creeper)} attached to it is discarded too.",
+                         "attached-pair-discarded-together")
+            elif owner != holder:
+                st.keepers[holder].remove(creeper)
+                st.keepers[owner].append(creeper)
+                self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.",
+                         "attached-pair-discarded-together")
+        defs = st.defs
+        for p in self.seat_order():
+            for creeper in [c for c in st.keepers[p] if defs[c].impl.attaches]:
+                impl = defs[creeper].impl
+                if creeper in st.attachments or creeper not in st.keepers[p]:
+                    continue
+                fits = [k for k in st.keepers[p] if impl.can_attach_to(st.defs[creeper], st.defs[k])]
+                if not fits:
+                    continue
+                k = self.choose("card", p, f"{p} picks the Keeper {self.name(creeper)} attaches to", fits)
+                st.attachments[creeper] = k
+                self.say(f"{self.name(creeper)} attaches to {p}'s {self.name(k)} at once" +
+                         (", switching off its power." if impl.switches_off_power else "."),
+                         "rule-creeper-placement", "creeper-attaches-when-keeper-arrives")
+
+    def _notice_goal_change(self) -> None:
+        """Cards that react when the Goal changes (Radioactive Potato) react to every
+        change to the set of Goals in play since the last checkpoint, by any route: a
+        Goal replaced, added, or gone (Double Agenda leaving, the last Goal trashed)."""
+        st = self.state
+        now = frozenset(st.goals)
+        if st.goals_seen is None or st.goals_seen == now:
+            st.goals_seen = now
+            return
+        st.goals_seen = now
+        # collected first: a card that moves must not react twice
+        reactors = [(k, p) for p in st.players for k in st.keepers[p]
+                    if "on_goal_change" in st.defs[k].impl.overridden]
+        for k, p in reactors:
+            if k in st.keepers[p]:
+                st.defs[k].impl.on_goal_change(self, k, p)
+
+    def _reveal_secrets(self) -> None:
+        """A Secret that has left the hand it was in, by any route, is revealed and its
+        holder must carry it out."""
+        st = self.state
+        now = {c: p for p in st.players for c in st.hands[p] if st.defs[c].type == SECRET}
+        for card, holder in list(st.secrets.items()):
+            if now.get(card) != holder and holder in st.players:
+                where = next((f"{p}'s hand" for p in st.players if card in st.hands[p]), None) or \
+                    ("the discard pile" if card in st.discard else "play")
+                self.say(f"{self.name(card)} has left {holder}'s hand (it is now in {where}): {holder} must reveal it "
+                         "and carry out what it says.", "rule-secret-leaves-hand")
+                st.secrets = {c: p for c, p in st.secrets.items() if c != card}
+                st.defs[card].impl.on_reveal(self, card, holder)
+        st.secrets = now
+
+    def eliminate(self, player: str, by: str) -> None:
+        """Knock `player` out of the game: their hand and Keepers are discarded."""
+        st = self.state
+        if player in st.eliminated:
+            return
+        final = self.with_effect("no_rejoining")
+        gone = list(st.hands[player]) + [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+        st.hands[player] = []
+        st.keepers[player] = [k for k in st.keepers[player] if st.defs[k].type != KEEPER]
+        for c in gone:
+            st.discard.insert(0, c)
+            st.attachments.pop(c, None)
+        self.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} cards).",
+                 "rule-danger-elimination")
+        if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
+            self.say("The rulebook names only the hand and the Keepers, so the seeds are silent on Creepers: the engine "
+                     f"leaves {player}'s Creepers in front of them.", "rule-danger-elimination")
+        if st.solo:
+            st.eliminated.append(player)
+            st.waiting[player] = []
+            self.say(f"Playing Solo, {player} will jump back in as soon as the next rule has been drawn.",
+                     "rule-solo-elimination-rejoin")
+            if player == st.active_player:
+                self.end_turn(f"{player} was knocked out", immediately=True)
+            return
+        if st.two_player and not final:
+            self.say(f"In a game begun with two players, knocking out the opponent is no win before The Final Act: "
+                     f"{player} jumps straight back in.", "rule-danger-two-player")
+            self.deal_in(player)
+            return
+        st.eliminated.append(player)
+        st.waiting[player] = []
+        if player == st.active_player:
+            self.end_turn(f"{player} was knocked out", immediately=True)
+
+    def solo_category(self, rule: int) -> str:
+        """Solo allows one rule of each category: draw, play, limit and other."""
+        slots = self.graph.slots_of(self.state.defs[rule].key)
+        for name, members in (("draw", {"draw"}), ("play", {"play"}), ("limit", {"hand_limit", "keeper_limit"})):
+            if slots & members:
+                return name
+        return "other"
+
+    def solo_rules_step(self, player: str) -> None:
+        """Between two Solo turns the top card of the Rules deck goes into play."""
+        st = self.state
+        if not st.rules_pile:
+            self.end_solo("the Rules deck has run out")
+        rule = st.rules_pile.pop(0)
+        st.resolving.append(rule)
+        self.say(f"Between turns, {self.name(rule)} is turned up from the Rules deck and goes straight into play.",
+                 "rule-solo-turn-alternation")
+        self.place_rule(rule, player)
+        if player in st.eliminated:
+            st.eliminated.remove(player)
+            st.waiting.pop(player, None)
+            self.say(f"A rule has been drawn, so {player} jumps right back in with a fresh hand of 3.",
+                     "rule-solo-elimination-rejoin")
+            self.deal_in(player)
+        if self.hand_limit(player) is not None or self.keeper_limit(player) is not None:
+            self.say(f"{player} complies with the limits before the next turn.", "rule-solo-limit-compliance")
+            self.comply_with_limits(player)
+
+    def solo_score(self, met: dict[str, list[int]]) -> None:
+        st = self.state
+        for player, goals in met.items():
+            for g in goals:
+                if g not in st.goals:
+                    continue
+                used = st.defs[g].impl.required_cards(self, g, player)
+                st.goals.remove(g)
+                st.scored.insert(0, g)
+                for k in used:
+                    st.keepers[player].remove(k)
+                    st.attachments.pop(k, None)
+                    st.discard.insert(0, k)
+                self.say(f"{player} meets {self.name(g)}: it moves to the Scored Goals pile ({len(st.scored)} so far) and "
+                         f"the cards it needed are discarded ({self.names(used)}).", "rule-solo-goal-scoring")
+
+    def end_solo(self, why: str) -> None:
+        st = self.state
+        st.ended = True
+        self.say(f"Solo Fluxx ends because {why}; the score is {len(st.scored)} Goal{'s' if len(st.scored) != 1 else ''}.",
+                 "rule-solo-end-and-score", "rule-reshuffle-discard-pile")
+        raise _GameEnded()
+
+    def check_last_standing(self) -> None:
+        st = self.state
+        standing = [p for p in st.players if p not in st.eliminated]
+        if st.solo:
+            return
+        if st.eliminated and len(standing) == 1 and not st.game_over:
+            st.winner = standing[0]
+            self.say(f"Only {standing[0]} is left in the game, so {standing[0]} wins.", "rule-danger-elimination")
+            raise _GameEnded()
+
+    def deal_in(self, player: str) -> None:
+        self.draw(player, 3, why="a fresh hand")
+
+    def move_to(self, card: int, to: str) -> str:
+        """Move a Keeper or Creeper in play from its owner's table to `to`'s; returns the
+        old owner. A Creeper moved on its own leaves the Keeper it was attached to; a
+        moved Keeper's attached Creepers follow it at the next checkpoint."""
+        st = self.state
+        owner = st.holder_of(card)
+        self.detach(card)
+        st.keepers[owner].remove(card)
+        st.keepers[to].append(card)
+        return owner
+
+    def steal(self, card: int, thief: str) -> str:
+        """`thief` takes a card from another player's table; the action doing it is
+        marked as a steal, which It's A Trap! may answer. Returns the old owner."""
+        owner = self.state.holder_of(card)
+        self.note_victim(owner, thief)
+        return self.move_to(card, thief)
+
+    def detach(self, creeper: int) -> None:
+        """A Creeper moved on its own leaves the Keeper it was attached to."""
+        self.state.attachments.pop(creeper, None)
+
+    def place_in_front(self, player: str, card: int) -> None:
+        """Put a Keeper or Creeper in front of `player` and let it settle (attach...)."""
+        st = self.state
+        st.keepers[player].append(card)
+        st.defs[card].impl.on_placed(self, card, player)
+
+    def seat_order(self, skip_active: bool = False, start: str | None = None) -> list[str]:
+        """Players still in the game in turn order, from the one after the active player
+        (or from `start`), the active player last unless skipped."""
+        st = self.state
+        players = st.players
+        first = players.index(start) if start else (st.active + 1) % len(players)
+        order = players[first:] + players[:first]
+        if st.eliminated:
+            order = [p for p in order if p not in st.eliminated]
+        if skip_active:
+            active = players[st.active]
+            order = [p for p in order if p != active]
+        return order
+
+    def comply_with_limits(self, player: str, when_played: bool = False) -> None:
+        st = self.state
+        limit = self.hand_limit(player)
+        hand = st.hands[player]
+        if limit is not None and len(hand) > limit:
+            n = len(hand) - limit
+            cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
+            picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
+                                 f"discard {n}", list(hand), count=n, cites=("limit-discard-choice",),
+                                 fate=("is discarded", "stays in hand"))
+            for c in picked:
+                hand.remove(c)
+                st.discard.insert(0, c)
+            self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
+                     *cites, "limit-discard-choice", "hand-limit-is-cap",
+                     *(("out-of-turn-activity",) if when_played else ()))
+        limit = self.keeper_limit(player)
+        keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+        if limit is not None and len(keepers) > limit:
+            n = len(keepers) - limit
+            cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
+            picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
+                                 f"{limit}: discard {n}", keepers, count=n, cites=("limit-discard-choice",),
+                                 fate=("is discarded", "stays in play"))
+            for c in picked:
+                st.keepers[player].remove(c)
+                st.discard.insert(0, c)
+            extra = ("creepers-no-limit",) if any(st.defs[k].type == CREEPER for k in st.keepers[player]) else ()
+            self.say(f"{player} is over the Keeper Limit of {limit} and discards {self.names(picked)}.",
+                     *cites, "limit-discard-choice", *extra)
+
+    def blocked(self, player: str, goal: int) -> bool:
+        """A Creeper in front of `player` stops them meeting `goal` (unless the Goal
+        needs it), and so does one in front of anyone that blocks every player."""
+        st = self.state
+        needed = st.defs[goal].impl.requires(self, goal)
+        for p in st.players:
+            for k in st.keepers[p]:
+                d = st.defs[k]
+                if d.type != CREEPER or d.name in needed or self._block_lifted(k):
+                    continue
+                if p == player and d.impl.blocks_win(self, k, player, goal):
+                    return True
+                if d.impl.blocks_everyone(self, k, p, goal):
+                    return True
+        return False
+
+    def _block_lifted(self, creeper: int) -> bool:
+        """Whether a rule in force stops `creeper` blocking wins."""
+        defs = self.state.defs
+        return any(defs[r].impl.lifts_block(self, r, creeper) for r in self.rule_cards()
+                   if "lifts_block" in defs[r].impl.overridden)
+
+    def goal_claims(self) -> tuple[dict[str, list[int]], list[int]]:
+        """Who meets which Goal in play now (after rules that narrow who may win), and
+        the Ungoals that are met. Changes nothing."""
+        st = self.state
+        met: dict[str, list[int]] = {}
+        ungoals = [g for g in st.goals if st.defs[g].type == UNGOAL and st.defs[g].impl.winners(self, g)]
+        for g in st.goals:
+            if st.defs[g].type == UNGOAL:
+                continue
+            for p in st.defs[g].impl.winners(self, g):
+                if p not in st.eliminated:
+                    met.setdefault(p, []).append(g)
+        self._claim_notes = []
+        defs = st.defs
+        for p in self.seat_order():
+            for k in st.keepers[p]:
+                if "claims" in defs[k].impl.overridden:
+                    met = defs[k].impl.claims(self, k, p, met)
+        for r in self.rule_cards():
+            if "filter_winners" in defs[r].impl.overridden:
+                met = defs[r].impl.filter_winners(self, r, met)
+        return met, ungoals
+
+    def claim_note(self, player: str, text: str, *cites: str) -> None:
+        """Explain a claim on a Goal that a card made (said if that player wins)."""
+        self._claim_notes.append((player, text, cites))
+
+    def check_wins(self) -> None:
+        st = self.state
+        if st.game_over:
+            return
+        met, ungoals = self.goal_claims()
+        if ungoals:
+            st.everyone_loses = True
+            self.say(f"The Ungoal {self.names(ungoals)} is met: the game ends at once and every player loses.",
+                     "rule-ungoal-all-lose")
+            if met:
+                self.say(f"A Goal is met at the same moment ({', '.join(sorted(met))}); the seeds are silent on this, and "
+                         "the engine lets the Ungoal end the game, since it ends it immediately.", "rule-ungoal-all-lose")
+            raise _GameEnded()
+        if st.solo and met:
+            self.solo_score(met)
+            return
+        if len(met) == 1:
+            (player, goals), = met.items()
+            st.winner = player
+            whose = "" if player == st.active_player else f", even though it is {st.active_player}'s turn"
+            for who, text, cites in self._claim_notes:
+                if who == player:
+                    self.say(text, *cites)
+            extra = [c for g in goals for c in st.defs[g].impl.win_cites(self, g)]
+            self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra,
+                     kind="win")
+            raise _GameEnded()
+        elif len(met) > 1:
+            key = frozenset(met)
+            if key != self._said_tie:
+                self._said_tie = key
+                self.say(f"{' and '.join(sorted(met))} meet the Goal at the same moment: a tie, so nobody wins "
+                         "yet and play goes on.", "rule-tie-game-continues")
+        for g in st.goals:
+            why = st.defs[g].impl.why_nobody_wins(self, g)
+            if why and (g, why[0]) not in self._said_stall:
+                self._said_stall.add((g, why[0]))
+                self.say(why[0], *why[1:])
+
+    def reshuffle(self) -> bool:
+        """The draw pile is empty: shuffle the discard pile into a new one."""
+        st = self.state
+        if st.solo:
+            self.end_solo("the main deck has run out")
+        if not st.discard:
+            return False
+        cards = list(st.discard)
+        st.discard.clear()
+        st.rng.shuffle(cards)
+        if st.reshuffle_order:
+            ordered = []
+            for key in st.reshuffle_order:
+                for c in cards:
+                    if st.defs[c].key == key and c not in ordered:
+                        ordered.append(c)
+                        break
+            st.reshuffle_order = []
+            cards = ordered + [c for c in cards if c not in ordered]
+        st.draw_pile.extend(cards)
+        self.say(f"The draw pile is empty: the discard pile ({len(cards)} cards) is shuffled into a new draw pile.",
+                 "rule-reshuffle-discard-pile")
+        return True
+
+    def draw(self, player: str, n: int, *, into: list[int] | None = None, counted: bool = False,
+             why: str = "", bonus: bool = False) -> list[int]:
+        """Draw `n` non-Creeper cards for `player` (into their hand, or `into`). Creepers
+        drawn go straight to the table in front of them and another card is drawn."""
+        st = self.state
+        got: list[int] = []
+        creepers: list[int] = []
+        while len(got) < n:
+            if not st.draw_pile and not self.reshuffle():
+                self.say(f"There is nothing left to draw (draw and discard piles are empty): {player} draws "
+                         f"{len(got)} of {n}.", "no-cards-left-to-draw")
+                break
+            c = st.draw_pile.pop(0)
+            if st.defs[c].type == CREEPER:
+                self.place_in_front(player, c)
+                creepers.append(c)
+                continue
+            (st.hands[player] if into is None else into).append(c)
+            got.append(c)
+            if counted:
+                st.drawn += 1
+        if got or creepers:
+            text = f"{player} draws {len(got)} card{'s' if len(got) != 1 else ''}"
+            if why:
+                text += f" ({why})"
+            self.say(text + ".")
+        if creepers:
+            self.say(f"{player} drew the Creeper{'s' if len(creepers) > 1 else ''} {self.names(creepers)}: "
+                     "it goes face up in front of them at once and is replaced by another draw; that is not a play.",
+                     "rule-creeper-drawn-auto-play", "rule-creeper-placement")
+            self.checkpoint()
+        return got
+
+    def to_discard(self, card: int) -> None:
+        self.state.discard.insert(0, card)
+
+    def take_from_play(self, card: int, by: str | None = None) -> str | None:
+        """Lift a card off the table (a Keeper, Creeper, rule or Goal) into the zone of
+        cards being resolved; returns the owner of a Keeper/Creeper. A rule that leaves
+        play stops applying at once. The caller then puts the card where it goes."""
+        st = self.state
+        owner = None
+        for p in st.players:
+            if card in st.keepers[p]:
+                st.keepers[p].remove(card)
+                owner = p
+                break
+        else:
+            if card in st.goals:
+                st.goals.remove(card)
+            elif card not in st.rules:
+                raise ValueError(f"{self.name(card)} is not in play")  # pragma: no cover
+        st.resolving.append(card)
+        if card in st.rules:
+            self.remove_rule(card, by=by or st.active_player, to=None)
+        return owner
+
+    def land(self, card: int, zone: list[int], top: bool = False) -> None:
+        """Move a card from the zone being resolved to where it ends up."""
+        self.state.resolving.remove(card)
+        if top:
+            zone.insert(0, card)
+        else:
+            zone.append(card)
+
+    def discard_from_play(self, card: int, by: str) -> None:
+        with self.atomic():
+            self.take_from_play(card, by)
+            self.land(card, self.state.discard, top=True)
+
+    def remove_rule(self, card: int, by: str, to: list[int] | None | str = "discard") -> None:
+        """Take a New Rule out of play (to the discard pile, or nowhere if the caller
+        places it); then trim the Goals if it held a Goal slot open."""
+        st = self.state
+        st.rules.remove(card)
+        if to == "discard":
+            st.discard.insert(0, card)
+        st.defs[card].impl.on_leave(self, card, by)
+        self.trim_goals(by)
+
+    def discard_rules(self, rules: list[int], by: str) -> None:
+        """Discard several New Rules as one atomic event."""
+        with self.atomic():
+            for r in list(rules):
+                self.remove_rule(r, by=by)
+
+    def trim_goals(self, by: str) -> None:
+        st = self.state
+        while len(st.goals) > self.agenda_size():
+            goal = self.choose("card", by, f"too many Goals for the Goal slots: {by} picks the Goal that goes",
+                               list(st.goals), cites=("double-agenda-removed-choice",), fate=("goes", "stays"))
+            st.goals.remove(goal)
+            st.discard.insert(0, goal)
+            self.say(f"With fewer Goal slots, {by} chooses which Goal goes: {self.name(goal)} goes to the discard pile; "
+                     f"{self.names(st.goals)} {'stays' if len(st.goals) == 1 else 'stay'}.",
+                     "double-agenda-removed-choice")
+
+    def place_rule(self, card: int, by: str) -> None:
+        st = self.state
+        if st.solo:
+            mine = self.solo_category(card)
+            old = [r for r in st.rules if self.solo_category(r) == mine]
+        else:
+            displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
+            old = [r for r in st.rules if st.defs[r].key in displaced]
+        key = st.defs[card].key
+        same = [r for r in old if self.graph.same_job(key, st.defs[r].key)]
+        if same:
+            return self._replace_same_rule(card, same, by)
+        with self.atomic():
+            if card in st.resolving:
+                st.resolving.remove(card)
+            st.rules.append(card)
+            if old:
+                for r in old:
+                    st.rules.remove(r)
+                    st.discard.insert(0, r)
+                    st.defs[r].impl.on_leave(self, r, by)
+                decided = {self.graph.replace_ruling(st.defs[card].key, st.defs[r].key) for r in old} - {""}
+                if st.solo:
+                    decided.add("rule-solo-rule-slots")
+                self.say(f"{self.name(card)} contradicts {self.names(old)}, which is discarded.",
+                         *sorted(decided), "rule-new-rule-replaces-contradicting", "new-rule-coexist-or-replace")
+            else:
+                others = [r for r in st.rules if r != card]
+                if others:
+                    self.say(f"{self.name(card)} governs nothing the rules in play govern, so it joins them.",
+                             "new-rule-coexist-or-replace")
+            slots = self.graph.slots_of(st.defs[card].key)
+            if slots & {"draw", "play", "hand_limit", "keeper_limit"}:
+                self.say(f"{self.name(card)} takes precedence over that part of the Basic Rules, which stay on the table.",
+                         "new-rule-supersedes-basic-rules", "rule-basic-rules-never-discarded")
+            st.defs[card].impl.on_enter(self, card, by)
+            self.trim_goals(by)
+
+    def _replace_same_rule(self, card: int, same: list[int], by: str) -> None:
+        """A New Rule that is the same rule as one in play (a copy, an alias, another
+        edition's analogue) takes its place: the old copy is discarded and nothing else
+        changes, since the rules in force are what they were; the play is still used."""
+        st = self.state
+        with self.atomic():
+            if card in st.resolving:
+                st.resolving.remove(card)
+            for r in same:
+                st.rules.remove(r)
+                st.discard.insert(0, r)
+            st.rules.append(card)
+            old = self.names(same)
+            how = "a copy of" if all(st.defs[r].key == st.defs[card].key for r in same) else "the same rule as"
+            self.say(f"{self.name(card)} is {how} {old}, already in play: it replaces it, {old} is discarded, and "
+                     "nothing else changes (no Goal leaves, nothing is drawn again); the play is still used.",
+                     "same-rule-replaces", "rule-new-rule-replaces-contradicting")
+
+    def place_goal(self, card: int, by: str) -> None:
+        st = self.state
+        with self.atomic():
+            slots = self.agenda_size()
+            if st.defs[card].type == UNGOAL or any(st.defs[g].type == UNGOAL for g in st.goals):
+                self.say("An Ungoal is handled like a Goal; the rulebook does not say whether it takes a Goal's place, "
+                         "so the engine, reading it as a Goal, lets it fill and replace Goal slots like any Goal.",
+                         "rule-ungoal-all-lose")
+            if len(st.goals) < slots:
+                if st.goals:
+                    self.say(f"A Goal slot is empty, so {self.name(card)} fills it beside {self.names(st.goals)}; "
+                             "putting it there was an ordinary play.", "double-agenda-fill-slot", "double-agenda-no-free-goal")
+                if card in st.resolving:
+                    st.resolving.remove(card)
+                st.goals.append(card)
+            else:
+                if slots == 1:
+                    old = list(st.goals)
+                else:
+                    old = [self.choose("card", by, f"{by} picks which Goal {self.name(card)} replaces", list(st.goals),
+                                       fate=("is replaced", "stays"))]
+                for g in old:
+                    st.goals.remove(g)
+                    st.discard.insert(0, g)
+                if card in st.resolving:
+                    st.resolving.remove(card)
+                st.goals.append(card)
+                self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
+
+    def find_in_hand(self, player: str, key: str) -> int | None:
+        st = self.state
+        for c in st.hands[player]:
+            if st.defs[c].key == key:
+                return c
+        return None
+
+    def play_card(self, player: str, card: int, *, counted: bool, how: str = "", before: State | None = None) -> None:
+        """Put `card` (already out of any hand) into play for `player` and resolve it.
+        It opens a response window holding `before`, the table just before the play."""
+        st = self.state
+        d = st.defs[card]
+        in_temp = bool(st.temp_hands)
+        if counted:
+            if st.temp_hands:
+                st.temp_hands[-1].made += 1
+            else:
+                st.played += 1
+        self.say(f"{player} plays {d.name}{how}.", *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
+        self.open_window("play", card, player, before if before is not None else st.snapshot(), counted, in_temp)
+        st.resolving.append(card)      # in flight until placed or resolved
+        # the card has left where it was before any of its effect: a win that its leaving
+        # makes (10 Cards in Hand) happens now, before a trade or a steal it would cause
+        try:
+            self.checkpoint()
+        except _GameEnded:
+            if st.winner is not None:
+                self.say(f"{d.name} left {player}'s hand before doing anything, and the win came at that instant: "
+                         f"{d.name} is never carried out.", "played-card-leaves-hand-first")
+            raise
+        if d.type in (KEEPER, CREEPER):
+            st.resolving.remove(card)
+            self.place_in_front(player, card)
+            self.say(f"{d.name} goes face up in front of {player}.", "rule-keeper-placement")
+            limit = self.keeper_limit(player)
+            if player == st.active_player and (limit is None or self.keeper_count(player) > limit):
+                why = ("no Keeper Limit is in play, so there is no cap" if limit is None else
+                       f"the Keeper Limit of {limit} only binds {player} once the turn is over")
+                n = self.keeper_count(player)
+                self.say(f"{player} now has {n} Keeper{'s' if n != 1 else ''}: {why}.", "keepers-unlimited-without-limit")
+            self.checkpoint()
+        elif d.type in (GOAL, UNGOAL):
+            self.place_goal(card, player)
+        elif d.type == RULE:
+            self.place_rule(card, player)
+        elif d.type == META_RULE:
+            st.resolving.remove(card)
+            st.meta_rules.append(card)
+            self.say(f"{d.name} is a Meta Rule: it goes into force and stays until the game ends.", "rule-meta-rules-persist")
+            d.impl.on_enter(self, card, player)
+            self.checkpoint()
+        elif d.type == SECRET:
+            st.resolving.remove(card)
+            st.discard.insert(0, card)
+            self.checkpoint()
+        elif d.type in (ACTION, DANGER, SURPRISE):
+            if d.type == SURPRISE:
+                self.say(f"{d.name} played as a card {'on ' + player + chr(39) + 's' if counted else 'this way'} turn "
+                         "uses its in-turn side.", "rule-surprise-two-functions",
+                         *(() if counted else ("mystery-play-surprise-too-late",)))
+            d.impl.play(self, card, player)
+            self.finish_action(card)
+            self.checkpoint()
+        else:
+            st.resolving.remove(card)
+            raise Rejected(f"{d.name} is a {d.type.replace('_', ' ')} and cannot be played from a hand")
+
+    def finish_action(self, card: int) -> None:
+        """An Action is done (unless a temporary hand it opened is still in use): discard it."""
+        st = self.state
+        if card in st.resolving and not any(t.source == card for t in st.temp_hands):
+            st.resolving.remove(card)
+            st.discard.insert(0, card)
+            self.say(f"{self.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
+
+    def open_temp_hand(self, player: str, source: int, draw_param: str = "draw", play_param: str = "play") -> TempHand:
+        """Set `player`'s hand aside and draw the number `source` prints under
+        `draw_param` into a temporary hand, of which the number under `play_param` must
+        be played. Both stay tied to the card: a rule that changes numbers while the
+        hand is open changes them at once (`inflate_temp_hands`)."""
+        st = self.state
+        draw, plays = self.num(source, draw_param), self.num(source, play_param)
+        frame = TempHand(player, source, [], plays, drawn=draw, params=(draw_param, play_param))
+        st.temp_hands.append(frame)
+        self.draw(player, draw, into=frame.cards, why=f"into a temporary hand for {self.name(source)}")
+        self.say(f"{player} sets their hand aside; {len(frame.cards)} card(s) in the temporary hand: "
+                 f"{self.names(frame.cards)}; {plays} of them must be played, and all of it is one play.",
+                 "rule-action-whole-effect-one-play", "rule-nested-action-example", "rule-d3p2-creeper-redraw")
+        self.close_finished_temp_hands()
+        return frame
+
+    def inflate_temp_hands(self) -> None:
+        """Numbers changed while a temporary hand is open (Inflation played from it):
+        the Action in progress reads its card again. A higher draw is topped up into the
+        temporary hand at once and a higher play count adds plays; a lower draw takes
+        nothing back."""
+        st = self.state
+        for frame in list(st.temp_hands):
+            draw_param, play_param = frame.params
+            if not draw_param:
+                continue
+            draw, plays = self.num(frame.source, draw_param), self.num(frame.source, play_param)
+            if draw > frame.drawn:
+                more = draw - frame.drawn
+                frame.drawn = draw
+                self.say(f"{self.name(frame.source)} now reads draw {draw}: {frame.owner} draws {more} more into its "
+                         "temporary hand at once.", "inflation-inflates-action-in-progress")
+                self.draw(frame.owner, more, into=frame.cards, why=f"the rest of {self.name(frame.source)}")
+            if plays != frame.plays:
+                self.say(f"{self.name(frame.source)} now reads play {plays}: {frame.plays} play(s) become {plays}.",
+                         "inflation-inflates-action-in-progress")
+                if plays < frame.plays:
+                    self.say("Our material is silent on a number lowered while its Action is being carried out; the "
+                             "engine lowers the plays still owed from the temporary hand and takes back no card drawn.")
+                frame.plays = plays
+
+    def close_finished_temp_hands(self) -> None:
+        st = self.state
+        while st.temp_hands:
+            frame = st.temp_hands[-1]
+            # an unseen card ('?') can still be revealed and played (format 1.1, item 2)
+            playable = list(frame.cards)
+            if frame.made < frame.plays and playable and st.phase == "play" and not st.game_over:
+                return
+            self._close_frame(frame)
+
+    def _close_frame(self, frame: TempHand, turn_end: bool = False) -> None:
+        st = self.state
+        st.temp_hands.remove(frame)
+        if frame.cards:
+            left = list(frame.cards)
+            for c in left:
+                st.discard.insert(0, c)
+            frame.cards.clear()
+            if turn_end:
+                self.say(f"The turn ended inside {self.name(frame.source)}: the unplayed {self.names(left)} "
+                         "are discarded, never returned to the hand.", "turn-end-inside-d3p2", "play-all-vs-turn-end")
+            else:
+                self.say(f"{self.name(frame.source)} is done: the unplayed {self.names(left)} are discarded.",
+                         "rule-nested-action-example")
+        if frame.source in st.resolving:
+            self.finish_action(frame.source)
+
+    def _random_first_play(self, ev: Event) -> bool:
+        return ev.verb == "random" and self.pending is None and self.first_play_is_random()
+
+    def first_play_is_random(self) -> bool:
+        st = self.state
+        if st.temp_hands or st.played or st.phase != "play" or not self.with_effect("first_play_random"):
+            return False
+        kind, n = self.play_quota(st.active_player)
+        many = (kind == "n" and n > 1) or (kind == "all_but" and len(st.hands[st.active_player]) - n > 1)
+        return many and len(st.hands[st.active_player]) > 1
+
+    def _play_refusal(self, player: str, d: CardDef) -> Rejected | None:
+        """Why `player` may not play `d` now, judged before anything happens (None: the
+        play goes ahead). `_event_play` and the legal-events list ask the same question."""
+        st = self.state
+        if player != st.active_player:
+            hint = " (to use a Surprise out of turn, write `surprise:`)" if d.type == SURPRISE else ""
+            why = (f"{st.active_player} still has plays to make" if self.plays_left() > 0 or st.temp_hands else
+                   f"the turn passes to {self.next_player()}, not {player}")
+            return Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} ({why}); off "
+                            "their turn players only make the choices the rules ask of them", "rule-play-clockwise",
+                            ("out-of-turn-activity",))
+        if st.temp_hands:
+            frame = st.temp_hands[-1]
+            if not any(st.defs[c].key == d.key for c in frame.cards):
+                return Rejected(f"{player} is playing from the temporary hand of {self.name(frame.source)} "
+                                f"({self.names(frame.cards)}); {d.name} is not in it", "rule-nested-action-example")
+            if self.plays_left() <= 0:  # pragma: no cover - finished frames close at once
+                return Rejected("no plays are left in the temporary hand")
+        else:
+            if self.find_in_hand(player, d.key) is None:
+                return Rejected(f"{player} has no {d.name} in hand (hand: {self.names(st.hands[player])})")
+            if self.plays_left() <= 0:
+                kind, n = self.play_quota(player)
+                why = ("the Play rule's plays are used up" if kind == "n" and st.played >= n else
+                       "no cards are left to play" if not st.hands[player] else
+                       f"the Play rule keeps {n} card(s) in hand")
+                return Rejected(f"{player} has no play left this turn: {why}; end the turn instead",
+                                "play-more-than-hand", ("rule-turn-sequence",))
+        if d.type == UNKNOWN:
+            return Rejected("an unknown card ('?') cannot be played: name the card")
+        if d.type == CREEPER:
+            return Rejected(f"{d.name} is a Creeper: Creepers never stay in a hand", "rule-creeper-drawn-auto-play")
+        return None
+
+    def _event_play(self, player: str, ev: Event) -> None:
+        st = self.state
+        d = self.cat.get(ev.key)
+        refusal = self._play_refusal(player, d)
+        if refusal is not None:
+            raise refusal
+        before = st.snapshot()      # the table before this action, to cancel it
+        if st.temp_hands:
+            frame = st.temp_hands[-1]
+            card = next(c for c in frame.cards if st.defs[c].key == d.key)
+            frame.cards.remove(card)
+            random_play = False
+        else:
+            found = self.find_in_hand(player, d.key)
+            assert found is not None            # (checked above)
+            card = found
+            random_play = self.first_play_is_random()
+            st.hands[player].remove(card)
+        if random_play:
+            self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
+                     f"it is {d.name}.")
+        self._explain_play_quota(player)
+        self.open_game_action(d.key, player, f"{player}'s play of {d.name}")
+        self.play_card(player, card, counted=True, before=before)
+        self.close_finished_temp_hands()
+
+    def _explain_play_quota(self, player: str) -> None:
+        """Say how bonuses combine with Play All / Play All But 1 (once per turn)."""
+        st = self.state
+        bonus = self.play_bonus(player)
+        if st.temp_hands or not bonus or st.played:      # said with the turn's first play
+            return
+        rule = next((r for r in st.rules if st.defs[r].impl.slot == "play"), None)
+        if rule is None or st.defs[rule].params.get("play") != "all":
+            return
+        keep = self.num(rule, "keep") if st.defs[rule].params.get("keep") else 0
+        if keep:
+            kind, left = self.play_quota(player)
+            now = "plain Play All" if left == 0 else f"Play All But {left}"
+            self.say(f"{self.name(rule)} with a +{bonus} Play bonus becomes {now}.",
+                     "play-all-but-1-plus-bonus", "play-all-plus-bonus")
+        else:
+            self.say(f"{player} has a +{bonus} Play bonus, but nothing exceeds all: Play All still means exactly every "
+                     "card in hand.", "play-all-plus-bonus")
+
+    def _use_refusal(self, player: str, d: CardDef) -> tuple[int | None, Rejected | None]:
+        """The card in play giving `player` the free action `d`, and why it may not be
+        used now (None: it may), judged before anything happens."""
+        st = self.state
+        card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
+        if card is None:
+            card = next((c for c in st.keepers[player] if st.defs[c].key == d.key), None)
+        if card is None:
+            return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
+                                  "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
+                                  ("rule-in-play-definition",))
+        impl = d.impl
+        if not impl.free_action:
+            return card, Rejected(f"{d.name} gives no free action to use")
+        if player != st.active_player and not impl.off_turn:
+            return card, Rejected(f"free actions are taken on your own turn; it is {st.active_player}'s turn",
+                                  "rule-free-actions-anytime-not-plays")
+        if st.temp_hands and player == st.active_player:
+            return card, Rejected(f"{d.name} cannot be used while a temporary hand is being played "
+                                  f"({self.name(st.temp_hands[-1].source)}); use it before or after",
+                                  "gowi-inside-temp-hand")
+        if impl.used_once_per_turn(d) and d.key in st.free_used and player == st.active_player:
+            return card, Rejected(f"{d.name} can be used only once per turn, and {player} has used it this turn",
+                                  "once-per-turn-power")
+        problem = impl.cannot_use(self, card, player)
+        if problem:
+            return card, Rejected(problem[0], problem[1])
+        return card, None
+
+    def _event_use(self, player: str, ev: Event) -> None:
+        st = self.state
+        d = self.cat.get(ev.key)
+        card, refusal = self._use_refusal(player, d)
+        if refusal is not None:
+            raise refusal
+        assert card is not None
+        before = st.snapshot()      # the table before this action, to cancel it
+        impl = d.impl
+        if player == st.active_player:
+            st.free_used.append(d.key)
+        self.open_game_action(d.key, player, f"{player}'s use of {d.name}")
+        self.open_window("use", card, player, before)
+        self.say(f"{player} uses {d.name} (a free action: it is not a play).", "rule-free-actions-anytime-not-plays")
+        impl.use(self, card, player)
+        self.checkpoint()
+
+    def _event_surprise(self, player: str, ev: Event) -> None:
+        d = self.cat.get(ev.key)
+        if d.type != SURPRISE:
+            raise Rejected(f"{d.name} is not a Surprise; only Surprises can be played out of turn",
+                           "rule-surprise-two-functions", ("out-of-turn-activity",))
+        self.surprise_out_of_turn(player, ev)
+        self.state.history.append((d.key, player, f"{player}'s {d.name}", self.state.serial))
+
+    def _end_turn_refusal(self, player: str) -> Rejected | None:
+        """Why `player` may not end the turn now (None: they may)."""
+        st = self.state
+        if player != st.active_player:
+            return Rejected(f"only {st.active_player} can end their own turn", "rule-play-clockwise")
+        if st.temp_hands:
+            return Rejected(f"{self.name(st.temp_hands[-1].source)} is still being played: its temporary hand "
+                            "must be used first", "rule-played-card-must-be-followed")
+        duty = self.turn_duty(player)
+        if duty:
+            return Rejected(duty, "turn-ending-cards-list")
+        if self.plays_left() > 0:
+            return Rejected(f"{player} still owes {self.plays_left_label()} play(s) and has cards to play them with; "
+                            "cards cannot simply be kept or thrown away", "rule-no-voluntary-discard",
+                            ("rule-turn-sequence", "play-all-includes-new-cards"))
+        return None
+
+    def _event_end_turn(self, player: str) -> None:
+        refusal = self._end_turn_refusal(player)
+        if refusal is not None:
+            raise refusal
+        self.end_turn(f"{player} ends the turn")
+
+    def turn_over_since(self, turn_number: int) -> bool:
+        """Whether the turn numbered `turn_number` is over (format 1.1, item 7): a later
+        turn has begun, or the turn is ending (its limit discards may still be pending),
+        or no play and no free action is left open to the player whose turn it is. A
+        win ends the game, not the turn."""
+        st = self.state
+        if st.turn_number != turn_number:
+            return st.turn_number > turn_number
+        if st.game_over:
+            return False
+        if st.phase == "ending":
+            return True
+        if st.phase != "play" or st.temp_hands or self.plays_left() > 0:
+            return False
+        player = st.active_player
+        return not self.turn_duty(player) and not self.free_actions_open(player)
+
+    def free_actions_open(self, player: str) -> bool:
+        """Whether `player` could still take a free action this turn."""
+        st = self.state
+        for c in self.rule_cards() + st.keepers[player]:
+            impl = st.defs[c].impl
+            if not impl.free_action or (impl.once_per_turn and st.defs[c].key in st.free_used):
+                continue
+            self._pause_blocked += 1
+            try:
+                if impl.cannot_use(self, c, player) is None:
+                    return True
+            except (Rejected, NeedDecision):
+                continue
+            finally:
+                self._pause_blocked -= 1
+        return False
+
+    def turn_duty(self, player: str) -> str | None:
+        st = self.state
+        for r in self.rule_cards():
+            duty = st.defs[r].impl.turn_duty(self, r, player)
+            if duty:
+                return duty
+        return None
+
+    def _event_join(self, name: str) -> None:
+        """A newcomer takes the last seat and is dealt a fresh hand of 3 (an extension
+        of the scenario format: `join: NAME`)."""
+        st = self.state
+        if name in st.eliminated:
+            return self._rejoin(name)
+        if name in st.players:
+            raise Rejected(f"{name} is already at the table")
+        if st.game_over:
+            raise Rejected("the game is over", "rule-win-instantly-any-turn")
+        st.players.append(name)
+        st.hands[name] = []
+        st.keepers[name] = []
+        self.say(f"{name} jumps in and is dealt a hand of 3 cards.", "rule-jumping-in")
+        self.draw(name, 3, why="jumping in")
+        self.checkpoint()
+
+    def _rejoin(self, name: str) -> None:
+        st = self.state
+        if self.with_effect("no_rejoining"):
+            raise Rejected(f"The Final Act is in force, so {name} cannot come back into the game",
+                           "rule-danger-rejoin-limits", ("rule-meta-rules-persist",))
+        missing = [p for p in st.players if p not in st.eliminated and p not in st.waiting.get(name, [])]
+        if missing:
+            raise Rejected(f"{name} may come back only once every other player has completed a turn since the knock-out; "
+                           f"still to play: {', '.join(missing)}", "rule-danger-rejoin-wait", ("rule-jumping-in",))
+        if not st.draw_pile:
+            raise Rejected(f"{name} may come back only if at least one card can be drawn before the discard pile is "
+                           "reshuffled, and the draw pile is empty", "rule-danger-rejoin-limits")
+        st.eliminated.remove(name)
+        st.waiting.pop(name, None)
+        self.say(f"{name} jumps back into the game with a fresh hand of 3.", "rule-danger-rejoin-wait", "rule-jumping-in")
+        self.deal_in(name)
+        self.checkpoint()
+
+    def _event_leave(self, name: str) -> None:
+        """A player drops out: their hand and everything they have in play are discarded
+        (`leave: NAME`)."""
+        st = self.state
+        if name not in st.players:
+            raise Rejected(f"there is no player called {name!r}")
+        if len(st.players) == 1:
+            raise Rejected("the last player at the table cannot drop out")
+        was_active = name == st.active_player
+        nxt = self.seat_order(skip_active=False)[0] if was_active else None
+        for frame in [t for t in st.temp_hands if t.owner == name]:
+            self._close_frame(frame)
+        gone = st.hands[name] + st.keepers[name]
+        for c in gone:
+            st.discard.insert(0, c)
+            st.attachments.pop(c, None)
+        active_name = st.active_player
+        st.players.remove(name)
+        del st.hands[name], st.keepers[name]
+        if name in st.eliminated:
+            st.eliminated.remove(name)
+        self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} cards).",
+                 "rule-dropping-out")
+        if nxt is not None:          # (the one who left was active) the turn passes to the next seat
+            self.start_turn(nxt)
+        else:
+            st.active = st.players.index(active_name)
+        self.checkpoint()
+
+    def _turn_ends_for(self, player: str) -> bool:
+        """Whether a play or use by `player` ends the active turn first: `player` is
+        next in turn and nothing is left in the active player's turn."""
+        st = self.state
+        if player == st.active_player or st.game_over or st.temp_hands:
+            return False
+        if self.plays_left() > 0 or self.turn_duty(st.active_player):
+            return False
+        return self.next_player() == player
+
+    def unseen_source(self, player: str) -> list[int]:
+        """The cards `player` would play from now: the open temporary hand for the
+        active player executing one, else the hand."""
+        st = self.state
+        if player == st.active_player and st.temp_hands and st.temp_hands[-1].owner == player:
+            return st.temp_hands[-1].cards
+        return st.hands[player]
+
+    def known_copies(self, key: str) -> list[str]:
+        """Where a card with this key is already named on the table (zone names)."""
+        st = self.state
+        return [zone for zone, cards in st.all_zones().items() if zone != "resolving"
+                for c in cards if st.defs[c].key == key]
+
+    def reveal_problem(self, player: str, key: str) -> str | None:
+        """Why `player` cannot reveal one of their unseen cards as `key`, or None."""
+        d = self.cat.get(key)
+        if d.type in (CREEPER, BASIC):
+            return (f"{d.name} cannot be one of {player}'s unseen cards: "
+                    + ("a Creeper drawn goes straight to the table, so none is ever held" if d.type == CREEPER
+                       else "the Basic Rules never leave the center of the table"))
+        where = self.known_copies(key)
+        if where and d.copies <= 1:
+            return (f"{d.name} cannot be one of {player}'s unseen cards: it is already on the table "
+                    f"({', '.join(dict.fromkeys(where))}); list a second copy explicitly if the deck holds one")
+        return None
+
+    def reveal_unseen(self, player: str, key: str | None) -> int | None:
+        """A play or Surprise naming a card that `player` lacks while holding '?' turns
+        one '?' into that card (the same physical card, now known), then the event
+        runs as usual. Returns the revealed copy, or None when nothing was revealed."""
+        st = self.state
+        if key is None or key == "?" or key not in self.cat.cards:
+            return None
+        source = self.unseen_source(player)
+        if any(st.defs[c].key == key for c in source) or any(st.defs[c].key == key for c in st.hands[player]):
+            return None
+        unseen = [c for c in source if st.defs[c].type == UNKNOWN]
+        if not unseen:
+            return None
+        problem = self.reveal_problem(player, key)
+        if problem:
+            raise Rejected(problem)
+        # prefer a '?' that was already held when the last plays were made, so that a
+        # Surprise revealed now is one the player could have answered with
+        held = [c for c in unseen if all(w.before is None or c in w.before.hands.get(player, ())
+                                         or any(c in t.cards for t in w.before.temp_hands) for w in st.windows)]
+        old = (held or unseen)[0]
+        # one copy id per (unseen card, title): trying many reveals, or re-running an
+        # event for its answers, never grows the shared definitions without end
+        cache = self._revealed
+        new = cache.get((old, key))
+        if new is None or new >= len(st.defs) or st.defs[new].key != key:
+            st.defs.append(self.cat.get(key))
+            new = cache[(old, key)] = len(st.defs) - 1
+        _swap_card(st, old, new)
+        # the windows still open remember the table before each play: the same card
+        # was unseen there too, so it is revealed there as well (on copies of them)
+        swapped = []
+        for w in st.windows:
+            if w.before is not None and old in w.before.every_card():
+                before = w.before.clone()
+                _swap_card(before, old, new)
+                w = replace(w, before=before)
+            swapped.append(w)
+        st.windows = swapped
+        where = "temporary hand" if source is not st.hands[player] else "hand"
+        self.entries.append(Entry(f"{player} reveals one of the unseen cards ('?') in their {where}: "
+                                  f"it is {self.name(new)}.", kind="reveal"))
+        return new
+
+    def next_player(self) -> str:
+        st = self.state
+        if st.another_turn and st.turns_in_a_row < 2:
+            return st.active_player
+        order = self.seat_order()
+        return order[0] if order else st.active_player
+
+    def end_turn(self, why: str, immediately: bool = False) -> None:
+        """End the active player's turn: temporary hands are discarded, the player
+        complies with the limits, then the next player's turn starts."""
+        st = self.state
+        player = st.active_player
+        st.phase = "ending"
+        for frame in list(reversed(st.temp_hands)):
+            self._close_frame(frame, turn_end=True)
+        if immediately:
+            self.say(f"{player}'s turn ends immediately ({why}): that overrides the Play rule, even Play All, "
+                     "and ends any free actions or Keeper powers for the turn.", "play-all-vs-turn-end",
+                     kind="turn_end")
+        else:
+            self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence", kind="turn_end")
+        self.comply_with_limits(player)
+        for out in st.waiting.values():
+            if player not in out:
+                out.append(player)
+        if self.hand_limit() is not None or self.keeper_limit() is not None:
+            self.say(f"{player} now has to respect the limits, as it is no longer their turn.",
+                     "rule-limits-only-off-turn", *(("turn-end-still-limits",) if immediately else ()))
+        if st.solo:                       # Solo turns alternate with a rule from the Rules deck
+            self.solo_rules_step(player)
+            nxt = player
+        else:
+            nxt = self.next_player()
+            if nxt == player:
+                st.turns_in_a_row += 1
+                self.say(f"{player} takes another turn.")
+            else:
+                st.turns_in_a_row = 1
+        st.another_turn = False
+        self.start_turn(nxt)
+
+    def start_turn(self, player: str) -> None:
+        st = self.state
+        st.active = st.players.index(player)
+        st.turn_number += 1
+        st.drawn = 0
+        st.played = 0
+        st.free_used = []
+        st.claims = []
+        st.questions = 0
+        st.phase = "start"
+        st.started_empty = not st.hands[player]
+        self.say(f"{player}'s turn begins.", "rule-play-clockwise")
+        for k in list(st.keepers[player]):
+            if k in st.keepers[player]:
+                st.defs[k].impl.start_of_turn(self, k, player)
+        for r in list(self.rule_cards()):
+            if r in self.rule_cards():
+                st.defs[r].impl.start_of_turn(self, r, player)
+        st.phase = "play"
+        self.checkpoint()

@@ -1,0 +1,63 @@
+"""The explanation log: each line the engine says with the rulings behind it, the
+result of one step, and the part of the engine that writes the lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from adjudicator.catalogue import Catalogue
+from adjudicator.decisions import Decision
+from adjudicator.events import Event
+from adjudicator.state import State
+
+
+@dataclass
+class Entry:
+    """One line of explanation, with the rulings that decide it."""
+
+    text: str
+    cites: tuple[str, ...] = ()
+    kind: str = ""                    # "reveal": an unseen card was revealed
+
+
+def cites_of(entries: Iterable[Entry]) -> list[str]:
+    """The rulings cited by explanation lines, each once, in first-cited order."""
+    return list(dict.fromkeys(c for e in entries for c in e.cites))
+
+
+@dataclass
+class StepResult:
+    event: Event
+    status: str                       # done | waiting | rejected
+    entries: list[Entry]
+    reason: str = ""
+    ruling: str | None = None
+    decision: Decision | None = None
+    turn_over: bool = False
+
+    @property
+    def cites(self) -> list[str]:
+        return cites_of(self.entries)
+
+
+class Log:
+    """Writing the explanation: lines in order, with the rulings that decide them."""
+
+    state: State
+    cat: Catalogue
+    entries: list[Entry]
+
+    def say(self, text: str, *cites: str, kind: str = "") -> None:
+        """One line of the explanation. `kind` marks a line that decides an outcome
+        ("win", "turn_end"), so that a verdict can put it first."""
+        self.entries.append(Entry(text, tuple(c for c in cites if c), kind))
+
+    def name(self, card: int) -> str:
+        return self.state.defs[card].name
+
+    def names(self, cards: Iterable[int]) -> str:
+        cards = list(cards)
+        if not cards:
+            return "nothing"
+        return ", ".join(self.name(c) for c in cards)

@@ -90,6 +90,11 @@ class Window:
     resume: _Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)
 
 
+# the plain lists of card ids or facts that a copy of the table copies
+_LISTS = ("rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "rules_pile", "scored", "resolving",
+          "eliminated", "free_used", "claims", "windows", "history", "reshuffle_order")
+
+
 @dataclass
 class State:
     defs: list[CardDef]
@@ -152,24 +157,22 @@ class State:
         return copy
 
     def clone(self) -> "State":
-        return State(
-            defs=self.defs, players=list(self.players),
-            hands={p: list(c) for p, c in self.hands.items()},
-            keepers={p: list(c) for p, c in self.keepers.items()},
-            rules=list(self.rules), meta_rules=list(self.meta_rules), goals=list(self.goals),
-            draw_pile=list(self.draw_pile), discard=list(self.discard), removed=list(self.removed),
-            rules_pile=list(self.rules_pile), scored=list(self.scored), solo=self.solo, ended=self.ended,
-            resolving=list(self.resolving), temp_hands=[t.copy() for t in self.temp_hands],
-            eliminated=list(self.eliminated), attachments=dict(self.attachments), basic=self.basic,
-            waiting={p: list(v) for p, v in self.waiting.items()}, secrets=dict(self.secrets), goals_seen=self.goals_seen,
-            two_player=self.two_player, questions=self.questions,
-            active=self.active, drawn=self.drawn, played=self.played, phase=self.phase,
-            started_empty=self.started_empty, free_used=list(self.free_used), claims=list(self.claims),
-            another_turn=self.another_turn, turns_in_a_row=self.turns_in_a_row,
-            turn_number=self.turn_number, winner=self.winner, everyone_loses=self.everyone_loses,
-            windows=list(self.windows), history=list(self.history),
-            reshuffle_order=list(self.reshuffle_order), rng=self.rng.copy(), serial=self.serial,
-        )
+        """A copy to change freely: every zone and list copied, the card definitions
+        (`defs`, which only grow) and immutable facts shared."""
+        copy = object.__new__(State)
+        d = self.__dict__.copy()
+        d["players"] = list(self.players)
+        d["hands"] = {p: list(c) for p, c in self.hands.items()}
+        d["keepers"] = {p: list(c) for p, c in self.keepers.items()}
+        for name in _LISTS:
+            d[name] = list(d[name])
+        d["temp_hands"] = [t.copy() for t in self.temp_hands]
+        d["attachments"] = dict(self.attachments)
+        d["waiting"] = {p: list(v) for p, v in self.waiting.items()}
+        d["secrets"] = dict(self.secrets)
+        d["rng"] = self.rng.copy()
+        copy.__dict__ = d
+        return copy
 
     # -- reading zones -----------------------------------------------------
     def name(self, card: int) -> str:

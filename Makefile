@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 
 BROWSER := $(VENV)/.browser-tried
 
-.PHONY: run test fuzz bench clean
+.PHONY: run test fuzz bench bench-compare clean
 
 # uv (from PyPI) installs in seconds what pip takes half a minute for; pip stays the
 # fallback where uv cannot be had.
@@ -50,6 +50,11 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# self-play against an older checkout, side by side: make bench-compare OLD=../old
+OLD ?= ../old
+bench-compare: $(STAMP)
+	$(PY) -m benchmarks.compare_selfplay --old $(OLD)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -216,13 +216,7 @@ class Core(Answers, Quantities, Responses):
         if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
             self.say("The rulebook names only the hand and the Keepers, so the seeds are silent on Creepers: the engine "
                      f"leaves {player}'s Creepers in front of them.", "rule-danger-elimination")
-        if st.solo:
-            st.eliminated.append(player)
-            st.waiting[player] = []
-            self.say(f"Playing Solo, {player} will jump back in as soon as the next rule has been drawn.",
-                     "rule-solo-elimination-rejoin")
-            if player == st.active_player:
-                self.end_turn(f"{player} was knocked out", immediately=True)
+        if self._knocked_out_rejoins(player):
             return
         if st.two_player and not final:
             self.say(f"In a game begun with two players, knocking out the opponent is no win before The Final Act: "
@@ -234,62 +228,34 @@ class Core(Answers, Quantities, Responses):
         if player == st.active_player:
             self.end_turn(f"{player} was knocked out", immediately=True)
 
-    def solo_category(self, rule: int) -> str:
-        """Solo allows one rule of each category: draw, play, limit and other."""
-        slots = self.graph.slots_of(self.state.defs[rule].key)
-        for name, members in (("draw", {"draw"}), ("play", {"play"}), ("limit", {"hand_limit", "keeper_limit"})):
-            if slots & members:
-                return name
-        return "other"
+    # -- what a variant of the game does differently (Solo Fluxx: adjudicator.solo) ----
+    def _knocked_out_rejoins(self, player: str) -> bool:
+        """A variant's own way with a knocked-out player (True: handled)."""
+        return False
 
-    def solo_rules_step(self, player: str) -> None:
-        """Between two Solo turns the top card of the Rules deck goes into play."""
-        st = self.state
-        if not st.rules_pile:
-            self.end_solo("the Rules deck has run out")
-        rule = st.rules_pile.pop(0)
-        st.resolving.append(rule)
-        self.say(f"Between turns, {self.name(rule)} is turned up from the Rules deck and goes straight into play.",
-                 "rule-solo-turn-alternation")
-        self.place_rule(rule, player)
-        if player in st.eliminated:
-            st.eliminated.remove(player)
-            st.waiting.pop(player, None)
-            self.say(f"A rule has been drawn, so {player} jumps right back in with a fresh hand of 3.",
-                     "rule-solo-elimination-rejoin")
-            self.deal_in(player)
-        if self.hand_limit(player) is not None or self.keeper_limit(player) is not None:
-            self.say(f"{player} complies with the limits before the next turn.", "rule-solo-limit-compliance")
-            self.comply_with_limits(player)
+    def _score(self, met: dict[str, list[int]]) -> bool:
+        """A variant that scores Goals instead of winning by them (True: scored)."""
+        return False
 
-    def solo_score(self, met: dict[str, list[int]]) -> None:
-        st = self.state
-        for player, goals in met.items():
-            for g in goals:
-                if g not in st.goals:
-                    continue
-                used = st.defs[g].impl.required_cards(self, g, player)
-                st.goals.remove(g)
-                st.scored.insert(0, g)
-                for k in used:
-                    st.keepers[player].remove(k)
-                    st.attachments.pop(k, None)
-                    st.discard.insert(0, k)
-                self.say(f"{player} meets {self.name(g)}: it moves to the Scored Goals pile ({len(st.scored)} so far) and "
-                         f"the cards it needed are discarded ({self.names(used)}).", "rule-solo-goal-scoring")
+    def _deck_ran_out(self) -> None:
+        """The draw pile and the discard pile are both needed and the variant ends the
+        game there (Solo Fluxx); the standard game reshuffles."""
 
-    def end_solo(self, why: str) -> None:
+    def _rules_displaced(self, card: int) -> tuple[list[int], tuple[str, ...]]:
+        """The rules in play that a new rule displaces, and the rulings that say so."""
         st = self.state
-        st.ended = True
-        self.say(f"Solo Fluxx ends because {why}; the score is {len(st.scored)} Goal{'s' if len(st.scored) != 1 else ''}.",
-                 "rule-solo-end-and-score", "rule-reshuffle-discard-pile")
-        raise _GameEnded()
+        displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
+        return [r for r in st.rules if st.defs[r].key in displaced], ()
+
+    def _between_turns(self, player: str) -> str | None:
+        """What happens between `player`'s turn and the next, in a variant that has
+        something there (Solo Fluxx turns up a rule): the player whose turn is next,
+        or None to go on as usual."""
+        return None
 
     def check_last_standing(self) -> None:
         st = self.state
         standing = [p for p in st.players if p not in st.eliminated]
-        if st.solo:
-            return
         if st.eliminated and len(standing) == 1 and not st.game_over:
             st.winner = standing[0]
             self.say(f"Only {standing[0]} is left in the game, so {standing[0]} wins.", "rule-danger-elimination")
@@ -433,8 +399,7 @@ class Core(Answers, Quantities, Responses):
                 self.say(f"A Goal is met at the same moment ({', '.join(sorted(met))}); the seeds are silent on this, and "
                          "the engine lets the Ungoal end the game, since it ends it immediately.", "rule-ungoal-all-lose")
             raise _GameEnded()
-        if st.solo and met:
-            self.solo_score(met)
+        if met and self._score(met):
             return
         if len(met) == 1:
             (player, goals), = met.items()
@@ -462,8 +427,7 @@ class Core(Answers, Quantities, Responses):
     def reshuffle(self) -> bool:
         """The draw pile is empty: shuffle the discard pile into a new one."""
         st = self.state
-        if st.solo:
-            self.end_solo("the main deck has run out")
+        self._deck_ran_out()
         if not st.discard:
             return False
         cards = list(st.discard)
@@ -582,12 +546,7 @@ class Core(Answers, Quantities, Responses):
 
     def place_rule(self, card: int, by: str) -> None:
         st = self.state
-        if st.solo:
-            mine = self.solo_category(card)
-            old = [r for r in st.rules if self.solo_category(r) == mine]
-        else:
-            displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
-            old = [r for r in st.rules if st.defs[r].key in displaced]
+        old, why = self._rules_displaced(card)
         key = st.defs[card].key
         same = [r for r in old if self.graph.same_job(key, st.defs[r].key)]
         if same:
@@ -601,9 +560,7 @@ class Core(Answers, Quantities, Responses):
                     st.rules.remove(r)
                     st.discard.insert(0, r)
                     st.defs[r].impl.on_leave(self, r, by)
-                decided = {self.graph.replace_ruling(st.defs[card].key, st.defs[r].key) for r in old} - {""}
-                if st.solo:
-                    decided.add("rule-solo-rule-slots")
+                decided = ({self.graph.replace_ruling(st.defs[card].key, st.defs[r].key) for r in old} | set(why)) - {""}
                 self.say(f"{self.name(card)} contradicts {self.names(old)}, which is discarded.",
                          *sorted(decided), "rule-new-rule-replaces-contradicting", "new-rule-coexist-or-replace")
             else:
@@ -1190,9 +1147,9 @@ class Core(Answers, Quantities, Responses):
         if self.hand_limit() is not None or self.keeper_limit() is not None:
             self.say(f"{player} now has to respect the limits, as it is no longer their turn.",
                      "rule-limits-only-off-turn", *(("turn-end-still-limits",) if immediately else ()))
-        if st.solo:                       # Solo turns alternate with a rule from the Rules deck
-            self.solo_rules_step(player)
-            nxt = player
+        between = self._between_turns(player)
+        if between is not None:
+            nxt = between
         else:
             nxt = self.next_player()
             if nxt == player:

@@ -81,6 +81,13 @@ class Engine(Core):
         """The engine itself, as the mixins hand it to the cards' hooks."""
         return self
 
+    def __new__(cls, catalogue: Catalogue, state: State) -> Engine:
+        # a table's variant of the game is a subclass (python-chess's way): Solo Fluxx
+        if cls is Engine and state.solo:
+            from adjudicator.solo import SoloFluxx
+            cls = SoloFluxx
+        return super().__new__(cls)
+
     def __init__(self, catalogue: Catalogue, state: State):
         self.cat = catalogue
         self.state = state

@@ -35,10 +35,10 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from rulings import corpus as corpus_mod
-from rulings import lexicon, paths
+from rulings import index_writer, lexicon, paths
 from rulings.lexicon import ANALYZER, CardLexicon, card_key
 
-SCHEMA_VERSION = 10  # raise it whenever what a document holds changes
+SCHEMA_VERSION = 11  # raise it whenever what a document holds changes
 MANIFEST = "MANIFEST.json"
 DERIVED_FILE = "DERIVED.json"
 # the unstemmed words of every ruling plus every card name and alias, counted at build
@@ -291,10 +291,7 @@ def build(rulings: list[corpus_mod.Ruling], lex: CardLexicon,
     try:
         ix = storage.create_index(make_schema())
         aliases = lex.other_names()
-        writer = ix.writer(limitmb=256)
-        for r in rulings:
-            writer.add_document(**document(r, aliases, cat))
-        writer.commit()
+        index_writer.write(ix, (document(r, aliases, cat) for r in rulings))
     finally:
         storage.drop_scratch()
     ix = storage.open_index()

@@ -1,6 +1,9 @@
 """The words search knows: the text analyser, players' table talk, and card names.
 
 * `ANALYZER` stems and drops filler words; every text field and query goes through it.
+  `analyse()` gives the same stems and positions without whoosh's token objects (a
+  word's stem is worked out once per process): the index is built and queries are
+  stemmed through it.
 * `vocabulary()` reads rulings/vocabulary.yaml, the ways players say things ("too
   late", "trashed", "mini hand") mapped to the rulings' own words, kept as data.
 * `CardLexicon` recognises card names, aliases, analogues and shorthand in free text
@@ -28,14 +31,54 @@ from rulings import corpus as corpus_mod
 # Numbers matter (Draw 3, Play 2): keep one-character tokens, drop only filler words.
 STOP = frozenset(STOP_WORDS | {"i", "do", "does", "did", "my", "me", "what", "how", "which",
                                "so", "there", "they", "their", "its", "it's", "get", "gets", "got"})
-ANALYZER = StemmingAnalyzer(stoplist=STOP, minsize=1)
+# whoosh's default token pattern, its group made non-capturing so findall gives words
+TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1)
 WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
 NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "zero": "0"}
 
 
+def _chain():
+    """ANALYZER's stop words, size bounds and stemmer, read from its own filters so the
+    fast path cannot drift from it (tests/test_search_index_writer.py compares the two)."""
+    from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+
+    tok, low, stop, stem_filter = ANALYZER.items
+    assert (type(tok), type(low), type(stop), type(stem_filter)) == (
+        RegexTokenizer, LowercaseFilter, StopFilter, StemFilter) and tok.expression is TOKEN \
+        and not tok.gaps and stop.renumber and stem_filter.lang is None, \
+        "ANALYZER changed: update lexicon.analyse"
+    return stop.stops, stop.min, stop.max, stem_filter.stemfn, stem_filter.ignore
+
+
+_STOPS, _MIN, _MAX, _STEMFN, _NO_STEM = _chain()
+
+
+@functools.lru_cache(maxsize=100_000)
+def _indexed_as(token: str) -> str | None:
+    """One token as ANALYZER indexes it (lower-cased, stemmed), or None when it is
+    dropped (a stop word, or outside the size bounds)."""
+    w = token.lower()
+    if len(w) < _MIN or (_MAX is not None and len(w) > _MAX) or w in _STOPS:
+        return None
+    return w if w in _NO_STEM else _STEMFN(w)
+
+
+def analyse(text: str) -> tuple[int, list[str]]:
+    """(position of the first kept word, the kept words' stems) for `text`, exactly as
+    ANALYZER numbers them: the first word kept keeps its place among all the words,
+    and each later one follows it by one (whoosh's StopFilter renumbers)."""
+    forms = list(map(_indexed_as, TOKEN.findall(text)))
+    kept = [f for f in forms if f is not None]
+    if not kept or forms[0] is not None:
+        return 0, kept
+    return forms.index(kept[0]), kept
+
+
 def stems(text: str) -> list[str]:
-    return [t.text for t in ANALYZER(text)]
+    """The stems ANALYZER gives `text` (stop words dropped)."""
+    return analyse(text)[1]
 
 
 @functools.lru_cache(maxsize=20000)

@@ -1,0 +1,165 @@
+"""Writing the search index in one bulk pass: whoosh's own segment, codec and files,
+without whoosh's per-document pipeline.
+
+whoosh's `add_document` analyses each field through a chain of generators of token
+objects, puts every posting into a sorting pool, and at commit sorts the pool and
+reads each posting's field length back from the lengths it has just written; in pure
+Python that is about a millisecond per ruling, most of a 10,000-record build.
+`BulkWriter` is whoosh's SegmentWriter with that path replaced: fields analysed by
+lexicon.ANALYZER go through `lexicon.analyse` (the same stems and positions, a word's
+stem worked out once), their postings are kept per field and term in document order
+(nothing to sort but the terms), each with its document's field length (whoosh reads
+it back from the one-byte lengths column; the codec keeps only the bytes of the
+shortest and longest, so the exact length gives the same bytes). Other fields (ids, keywords) are indexed by whoosh's own field code.
+Stored fields, lengths and columns go through whoosh's per-document writer, and the
+commit (segment files, compound file, table of contents) is whoosh's. The index it
+writes is the one `add_document` would write: tests/test_search_index_writer.py compares
+every term, posting, length and stored field of the two.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import defaultdict
+from typing import Any, Iterable, Mapping
+
+from whoosh import formats
+from whoosh.codec.whoosh3 import W3PostingsWriter
+from whoosh.system import pack_uint
+from whoosh.writing import SegmentWriter
+
+from rulings import lexicon
+
+
+class BulkWriter(SegmentWriter):
+    """A SegmentWriter for a whole index at once: `add(fields)` per document, then
+    `commit(merge=False)`. Documents carry no boosts; fields with term vectors or
+    separate spelling words are not supported (the schema is checked up front)."""
+
+    def __init__(self, ix, **kwargs: Any) -> None:
+        super().__init__(ix, **kwargs)
+        self._fast: dict[str, type] = {}
+        for name, field in self.schema.items():
+            if field.vector or field.separate_spelling():
+                self.cancel()
+                raise TypeError(f"BulkWriter cannot index field {name!r} (vectors or spelling words)")
+            # exact types: a subclass (Characters) encodes more than these do
+            if field.analyzer is lexicon.ANALYZER and type(field.format) in (formats.Positions, formats.Frequency):
+                self._fast[name] = type(field.format)
+        # field -> term bytes -> [(docnum, weight, value bytes, length)], docnums ascending
+        self._postings: dict[str, dict[bytes, list]] = defaultdict(lambda: defaultdict(list))
+        self._keywords: dict[tuple[str, str], list] = {}
+
+    def add(self, fields: Mapping[str, Any]) -> None:
+        """Index one document: field name -> value, as whoosh's add_document takes them."""
+        self._check_state()
+        names = sorted(fields)
+        if any(n.startswith("_") for n in names):
+            raise ValueError("BulkWriter takes no boosts or custom stored values")
+        self._check_fields(self.schema, names)
+        docnum = self.docnum
+        pdw = self.perdocwriter
+        pdw.start_doc(docnum)
+        try:
+            for name in names:
+                value = fields[name]
+                if value is None:
+                    continue
+                field = self.schema[name]
+                length = 0
+                if field.indexed:
+                    if name in self._fast:
+                        items = self._analysed(field, self._fast[name], value)
+                    else:  # keywords: few values, each indexed once (the same every time)
+                        key = (name, value) if isinstance(value, str) else None
+                        items = self._keywords.get(key) if key else None
+                        if items is None:
+                            items = list(field.index(value))
+                            if key:
+                                self._keywords[key] = items
+                    if field.scorable:
+                        length = sum(item[1] for item in items)
+                    terms = self._postings[name]
+                    for tbytes, _freq, weight, vbytes in items:
+                        terms[tbytes].append((docnum, weight, vbytes, length))
+                pdw.add_field(name, field, value if field.stored else None, length)
+                if field.column_type:
+                    pdw.add_column_value(name, field.column_type, field.to_column_value(value))
+        except BaseException:
+            pdw.cancel_doc()
+            raise
+        pdw.finish_doc()
+        self._added = True
+        self.docnum += 1
+
+    @staticmethod
+    def _analysed(field, fmt: type, value) -> list[tuple[bytes, int, float, bytes]]:
+        """(term bytes, frequency, weight, value bytes) per term, as field.index gives
+        them for a Positions or Frequency field analysed by lexicon.ANALYZER."""
+        if not isinstance(value, str):
+            return list(field.index(value))  # a pre-tokenised list: whoosh's own path
+        boost = field.format.field_boost
+        first, stems = lexicon.analyse(value)
+        if fmt is formats.Frequency:
+            counts: dict[str, int] = {}
+            for st in stems:
+                counts[st] = counts.get(st, 0) + 1
+            return [(st.encode("utf-8"), n, n * boost, pack_uint(n)) for st, n in counts.items()]
+        positions: dict[str, list[int]] = {}
+        for pos, st in enumerate(stems, first):
+            positions.setdefault(st, []).append(pos)
+        encode = field.format.encode
+        return [(st.encode("utf-8"), len(ps), len(ps) * boost, encode(ps)) for st, ps in positions.items()]
+
+    def _flush_segment(self) -> None:
+        # what SegmentWriter does with its sorted pool, from the postings kept per term
+        self.perdocwriter.close()
+        fw = self.fieldwriter
+        for name in sorted(self._postings):
+            terms = self._postings[name]
+            fw.start_field(name, self.schema[name])
+            for tbytes in sorted(terms):
+                fw.start_term(tbytes)
+                postings = terms[tbytes]
+                pw = getattr(fw, "_postwriter", None)
+                if type(pw) is W3PostingsWriter and not pw._byteids:
+                    _add_blocks(pw, postings)
+                else:  # another codec: one posting at a time
+                    for docnum, weight, vbytes, length in postings:
+                        fw.add(docnum, weight, vbytes, length)
+                fw.finish_term()
+            fw.finish_field()
+        fw.close()
+        self._postings.clear()
+
+
+def _add_blocks(pw: W3PostingsWriter, postings: list) -> None:
+    """Fill `pw`'s blocks a block at a time with what W3PostingsWriter.add_posting would
+    gather one posting at a time: the ids, the weights (single precision), the non-empty
+    values, the shortest and longest non-zero length, the highest weight (from 0). A
+    full block is written when more postings follow; finish_postings writes the last."""
+    limit = pw._blocklimit
+    for start in range(0, len(postings), limit):
+        if start:
+            pw._write_block()
+        ids, weights, values, lengths = zip(*postings[start:start + limit])
+        pw._ids = array("I", ids)
+        pw._weights = array("f", weights)
+        pw._values = [v for v in values if v]
+        lengths = [n for n in lengths if n]
+        pw._minlength = min(lengths) if lengths else None
+        pw._maxlength = max(lengths) if lengths else 0
+        top = max(weights)
+        pw._maxweight = top if top > 0 else 0
+
+
+def write(ix, documents: Iterable[Mapping[str, Any]]) -> None:
+    """Add `documents` to the empty index `ix` as one segment, committed."""
+    writer = BulkWriter(ix)
+    try:
+        for doc in documents:
+            writer.add(doc)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit(merge=False)

@@ -31,14 +31,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.fields import KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from rulings import corpus as corpus_mod
 from rulings import index_writer, lexicon, paths
 from rulings.lexicon import ANALYZER, CardLexicon, card_key
 
-SCHEMA_VERSION = 11  # raise it whenever what a document holds changes
+SCHEMA_VERSION = 12  # raise it whenever what a document holds changes
 MANIFEST = "MANIFEST.json"
 DERIVED_FILE = "DERIVED.json"
 # the unstemmed words of every ruling plus every card name and alias, counted at build
@@ -50,7 +50,10 @@ stats = {"builds": 0, "opens": 0, "rebuild_reasons": []}
 
 def make_schema() -> Schema:
     return Schema(
-        id=ID(stored=True, unique=True),
+        # stored, not indexed: nothing looks a ruling up by id in the index (corpus.get
+        # does), and an indexed id is a term and a posting block per ruling, over a
+        # third of a 10,000-record build's commit
+        id=STORED,
         question=TEXT(analyzer=ANALYZER, stored=True),
         # no positions for the answer: proximity is scored from the stored text (see
         # rulings.ranking), and leaving them out makes the build a fifth faster
@@ -93,6 +96,7 @@ def _plain(name: str) -> str:
 
 
 _EDITIONS: dict[str, str] | None = None
+_EDITION_KEYS: dict[str, str] = {}   # name -> key, for the table in _EDITIONS
 
 
 def edition_key(name: str) -> str:
@@ -102,8 +106,14 @@ def edition_key(name: str) -> str:
     global _EDITIONS
     if _EDITIONS is None:
         _EDITIONS = _edition_table()
-    plain = _plain(name)
-    return _EDITIONS.get(plain) or _EDITIONS.get(name.strip().lower()) or plain or name.strip().lower()
+        _EDITION_KEYS.clear()
+    key = _EDITION_KEYS.get(name)
+    if key is None:
+        plain = _plain(name)
+        key = _EDITIONS.get(plain) or _EDITIONS.get(name.strip().lower()) or plain or name.strip().lower()
+        if len(_EDITION_KEYS) < 10_000:  # a ruling's editions are few; the store's are bounded
+            _EDITION_KEYS[name] = key
+    return key
 
 
 # --------------------------------------------------------------------------- documents
@@ -260,17 +270,22 @@ class _RamStorage(RamStorage):
 def spelling_words(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> dict[str, int]:
     """word -> how many times it is written, over every ruling's question, answer and
     card names plus every name the lexicon knows; apostrophes dropped (couldnt)."""
+    # a word never holds white space: the white-space-separated stretches are counted
+    # in one pass, and each distinct one is split into words and folded (lower case,
+    # no apostrophes) once
+    stretches = Counter("\n".join(
+        f"{r.title} {r.answer} {' '.join(r.cards)} {' '.join(r.cards_as_written)}" for r in rulings).split())
     counts: Counter[str] = Counter()
-    for r in rulings:
-        text = f"{r.title} {r.answer} {' '.join(r.cards)} {' '.join(r.cards_as_written)}"
-        counts.update(w.lower().replace("'", "").replace("\u2019", "") for w in SPELL_WORD.findall(text))
+    for stretch, n in stretches.items():
+        for w in SPELL_WORD.findall(stretch):
+            counts[w.lower().replace("'", "").replace("\u2019", "")] += n
     for name in lex.names():
         counts.update(w for w in name.split() if w.isalpha())
     return dict(sorted(counts.items()))
 
 
 def _derive(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> dict[str, Any]:
-    keys = sorted({card_key(c) for r in rulings for c in (*r.cards, *r.cards_as_written)} - {""})
+    keys = sorted({card_key(c) for c in {c for r in rulings for c in (*r.cards, *r.cards_as_written)}} - {""})
     implied = {}
     for k in keys:
         topics = sorted(lexicon.implied_topics([lex.display.get(k, k)]))

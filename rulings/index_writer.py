@@ -20,7 +20,7 @@ every term, posting, length and stored field of the two.
 from __future__ import annotations
 
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any, Iterable, Mapping
 
 from whoosh import formats
@@ -46,9 +46,11 @@ class BulkWriter(SegmentWriter):
             # exact types: a subclass (Characters) encodes more than these do
             if field.analyzer is lexicon.ANALYZER and type(field.format) in (formats.Positions, formats.Frequency):
                 self._fast[name] = type(field.format)
-        # field -> term bytes -> [(docnum, weight, value bytes, length)], docnums ascending
+        # field -> term (text or bytes) -> [(docnum, weight, value bytes, length)], docnums ascending
         self._postings: dict[str, dict[bytes, list]] = defaultdict(lambda: defaultdict(list))
         self._keywords: dict[tuple[str, str], list] = {}
+        # field -> frequency or positions -> (weight, value bytes), made once each
+        self._values: dict[str, dict] = defaultdict(dict)
 
     def add(self, fields: Mapping[str, Any]) -> None:
         """Index one document: field name -> value, as whoosh's add_document takes them."""
@@ -68,20 +70,10 @@ class BulkWriter(SegmentWriter):
                 field = self.schema[name]
                 length = 0
                 if field.indexed:
-                    if name in self._fast:
-                        items = self._analysed(field, self._fast[name], value)
-                    else:  # keywords: few values, each indexed once (the same every time)
-                        key = (name, value) if isinstance(value, str) else None
-                        items = self._keywords.get(key) if key else None
-                        if items is None:
-                            items = list(field.index(value))
-                            if key:
-                                self._keywords[key] = items
-                    if field.scorable:
-                        length = sum(item[1] for item in items)
-                    terms = self._postings[name]
-                    for tbytes, _freq, weight, vbytes in items:
-                        terms[tbytes].append((docnum, weight, vbytes, length))
+                    if name in self._fast and isinstance(value, str):
+                        length = self._add_analysed(name, field, value, docnum)
+                    else:
+                        length = self._add_indexed(name, field, value, docnum)
                 pdw.add_field(name, field, value if field.stored else None, length)
                 if field.column_type:
                     pdw.add_column_value(name, field.column_type, field.to_column_value(value))
@@ -92,24 +84,52 @@ class BulkWriter(SegmentWriter):
         self._added = True
         self.docnum += 1
 
-    @staticmethod
-    def _analysed(field, fmt: type, value) -> list[tuple[bytes, int, float, bytes]]:
-        """(term bytes, frequency, weight, value bytes) per term, as field.index gives
-        them for a Positions or Frequency field analysed by lexicon.ANALYZER."""
-        if not isinstance(value, str):
-            return list(field.index(value))  # a pre-tokenised list: whoosh's own path
-        boost = field.format.field_boost
+    def _add_indexed(self, name: str, field, value, docnum: int) -> int:
+        """Postings from whoosh's own field.index (ids, keywords): a field's few distinct
+        values are each indexed once. Returns the field's length in this document."""
+        key = (name, value) if isinstance(value, str) else None
+        items = self._keywords.get(key) if key else None
+        if items is None:
+            items = list(field.index(value))
+            if key:
+                self._keywords[key] = items
+        length = sum(item[1] for item in items) if field.scorable else 0
+        terms = self._postings[name]
+        for tbytes, _freq, weight, vbytes in items:
+            terms[tbytes].append((docnum, weight, vbytes, length))
+        return length
+
+    def _add_analysed(self, name: str, field, value: str, docnum: int) -> int:
+        """Postings of a text field analysed by lexicon.ANALYZER, with the weights and
+        value bytes whoosh's Positions and Frequency formats give (each distinct one
+        made once: a posting shares them). Terms are kept as text until the flush (text
+        sorts as its UTF-8 bytes do). Returns the field's length in this document."""
         first, stems = lexicon.analyse(value)
-        if fmt is formats.Frequency:
-            counts: dict[str, int] = {}
-            for st in stems:
-                counts[st] = counts.get(st, 0) + 1
-            return [(st.encode("utf-8"), n, n * boost, pack_uint(n)) for st, n in counts.items()]
+        length = len(stems) if field.scorable else 0
+        terms = self._postings[name]
+        made = self._values[name]
+        fmt = field.format
+        if self._fast[name] is formats.Frequency:
+            for st, n in Counter(stems).items():
+                wv = made.get(n)
+                if wv is None:
+                    wv = made[n] = (n * fmt.field_boost, pack_uint(n))
+                terms[st].append((docnum, wv[0], wv[1], length))
+            return length
         positions: dict[str, list[int]] = {}
         for pos, st in enumerate(stems, first):
-            positions.setdefault(st, []).append(pos)
-        encode = field.format.encode
-        return [(st.encode("utf-8"), len(ps), len(ps) * boost, encode(ps)) for st, ps in positions.items()]
+            ps = positions.get(st)
+            if ps is None:
+                positions[st] = [pos]
+            else:
+                ps.append(pos)
+        for st, ps in positions.items():
+            key = tuple(ps)
+            wv = made.get(key)
+            if wv is None:
+                wv = made[key] = (len(ps) * fmt.field_boost, fmt.encode(ps))
+            terms[st].append((docnum, wv[0], wv[1], length))
+        return length
 
     def _flush_segment(self) -> None:
         # what SegmentWriter does with its sorted pool, from the postings kept per term
@@ -118,9 +138,9 @@ class BulkWriter(SegmentWriter):
         for name in sorted(self._postings):
             terms = self._postings[name]
             fw.start_field(name, self.schema[name])
-            for tbytes in sorted(terms):
-                fw.start_term(tbytes)
-                postings = terms[tbytes]
+            for term in sorted(terms):
+                fw.start_term(term.encode("utf-8") if isinstance(term, str) else term)
+                postings = terms[term]
                 pw = getattr(fw, "_postwriter", None)
                 if type(pw) is W3PostingsWriter and not pw._byteids:
                     _add_blocks(pw, postings)

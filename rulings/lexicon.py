@@ -20,6 +20,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from itertools import chain
 from importlib import resources
 from typing import Any, Iterable
 
@@ -65,11 +66,22 @@ def _indexed_as(token: str) -> str | None:
     return w if w in _NO_STEM else _STEMFN(w)
 
 
+@functools.lru_cache(maxsize=100_000)
+def _stretch(chunk: str) -> tuple[str | None, ...]:
+    """_indexed_as for each token of a stretch of text without white space."""
+    return tuple(map(_indexed_as, TOKEN.findall(chunk)))
+
+
 def analyse(text: str) -> tuple[int, list[str]]:
     """(position of the first kept word, the kept words' stems) for `text`, exactly as
     ANALYZER numbers them: the first word kept keeps its place among all the words,
-    and each later one follows it by one (whoosh's StopFilter renumbers)."""
-    forms = list(map(_indexed_as, TOKEN.findall(text)))
+    and each later one follows it by one (whoosh's StopFilter renumbers).
+
+    A token (word characters and inner dots) never holds white space, so the text's
+    tokens are those of its white-space-separated stretches in turn; stretches repeat
+    ("card,", "turn."), and each is tokenised once: the regular expression over the
+    whole text was most of the cost."""
+    forms = list(chain.from_iterable(map(_stretch, text.split())))
     kept = [f for f in forms if f is not None]
     if not kept or forms[0] is not None:
         return 0, kept
@@ -87,8 +99,10 @@ def stem(word: str) -> str:
     return toks[0] if toks else ""
 
 
+@functools.lru_cache(maxsize=50_000)
 def norm(text: str) -> str:
-    """A name's normal form (the engine's, so names match the catalogue's)."""
+    """A name's normal form (the engine's, so names match the catalogue's); card names
+    repeat across thousands of rulings, so each is worked out once."""
     try:
         from adjudicator.names import normalize
     except Exception:  # pragma: no cover - the engine package mid-edit
@@ -246,13 +260,19 @@ class CardLexicon:
 def build_lexicon(rulings: Iterable[corpus_mod.Ruling], catalogue) -> CardLexicon:
     lex = CardLexicon()
     rulings = list(rulings)
-    ruling_keys = {card_key(c) for r in rulings for c in (*r.cards, *r.cards_as_written)}
+    ruling_keys = {card_key(c) for c in {c for r in rulings for c in (*r.cards, *r.cards_as_written)}}
+    # adding a name again changes nothing, so each is added (and resolved) once
+    resolved_as: dict[str, str] = {}
+    added: set[str] = set()
     for r in rulings:
         for written in r.cards_as_written:
-            resolved = corpus_mod.resolve_cards([written], catalogue)[0]
-            lex.add(written, resolved) if resolved != written else lex.add(written)
+            if written not in resolved_as:
+                resolved = resolved_as[written] = corpus_mod.resolve_cards([written], catalogue)[0]
+                lex.add(written, resolved) if resolved != written else lex.add(written)
         for c in r.cards:
-            lex.add(c)
+            if c not in added:
+                added.add(c)
+                lex.add(c)
         if r.id.endswith("-analogues") and r.cards:
             generic = r.cards[0]
             for other in r.cards[1:]:

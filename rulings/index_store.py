@@ -35,7 +35,7 @@ from whoosh.fields import KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from rulings import corpus as corpus_mod
-from rulings import index_writer, lexicon, paths
+from rulings import lexicon, paths
 from rulings.lexicon import ANALYZER, CardLexicon, card_key
 
 SCHEMA_VERSION = 12  # raise it whenever what a document holds changes
@@ -304,6 +304,8 @@ def build(rulings: list[corpus_mod.Ruling], lex: CardLexicon,
     storage = _RamStorage()
     cat = lexicon.catalogue()
     try:
+        from rulings import index_writer  # a process that only opens the index never needs it
+
         ix = storage.create_index(make_schema())
         aliases = lex.other_names()
         index_writer.write(ix, (document(r, aliases, cat) for r in rulings))

@@ -6,7 +6,8 @@ files, rulings/vocabulary.yaml, the card data files and the imported-rulings sto
 checking that the index is current costs a few stat calls and no parsing. Beside whoosh's files the
 folder holds what the search derives from the rulings (DERIVED_FILE: the card lexicon,
 the facet values, each card's implied topics), so a new process opens the index and
-searches without deriving anything again.
+searches without deriving anything again. The whoosh index is written in one bulk pass
+by rulings.index_writer (whoosh's files, without its per-document pipeline).
 
 Every folder carries a manifest of its files' sizes and SHA-256 sums; it is written to
 a temporary folder and renamed into place only when complete, and it is read into

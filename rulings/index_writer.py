@@ -6,15 +6,20 @@ objects, puts every posting into a sorting pool, and at commit sorts the pool an
 reads each posting's field length back from the lengths it has just written; in pure
 Python that is about a millisecond per ruling, most of a 10,000-record build.
 `BulkWriter` is whoosh's SegmentWriter with that path replaced: fields analysed by
-lexicon.ANALYZER go through `lexicon.analyse` (the same stems and positions, a word's
-stem worked out once), their postings are kept per field and term in document order
-(nothing to sort but the terms), each with its document's field length (whoosh reads
-it back from the one-byte lengths column; the codec keeps only the bytes of the
-shortest and longest, so the exact length gives the same bytes). Other fields (ids, keywords) are indexed by whoosh's own field code.
-Stored fields, lengths and columns go through whoosh's per-document writer, and the
-commit (segment files, compound file, table of contents) is whoosh's. The index it
-writes is the one `add_document` would write: tests/test_search_index_writer.py compares
-every term, posting, length and stored field of the two.
+lexicon.ANALYZER go through `lexicon.analyse` (the same stems and positions, each
+stretch of text tokenised and each word stemmed once), their postings are kept per
+field and term in document order (nothing to sort but the terms), each with its
+document's field length (whoosh reads it back from its one-byte lengths column; the
+codec keeps only the bytes of a block's shortest and longest, so the exact length
+gives the same bytes), and posting blocks are filled a block at a time. Other fields
+(keywords) are indexed by whoosh's own field code, once per distinct value. Stored
+fields, lengths and columns go through whoosh's per-document writer, and the commit
+(segment files, compound file, table of contents) is whoosh's.
+
+What it writes reads back exactly as what `add_document` writes:
+tests/test_search_index_writer.py compares every term, posting, weight, value, block
+statistic, field length and stored field of the two. (The bytes may differ where
+postings share a value: pickle writes a shared object once.)
 """
 
 from __future__ import annotations

@@ -9,18 +9,18 @@ import random
 import re
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from whoosh.filedb.filestore import RamStorage
 
 from rulings import corpus, index_store, index_writer, ingest, lexicon, search
 from tests.conftest import examples
 
-from hypothesis import settings
-
 PIECES = ["the", "a", "I", "it's", "Play", "ALL", "3", "3.5", "e.g.", "U.S.A", "don't", "draws",
           "Time", "portal", "creepers", "keeper's", "café", "İstanbul", "straße", "ﬁne", "x_y",
-          "__", "1st", "...", ",", ";", "—", "\u2019s", "  ", "\n", "Ⅻ", "٣", "ǅ", "K"]
+          "__", "1st", "...", ",", ";", "—", "\u2019s", "  ", "\n", "Ⅻ", "٣", "ǅ", "K",
+          # white space str.split() knows besides the ASCII kind (analyse splits on it)
+          "\u00a0", "\u2028", "\x1c", "\u3000", "\u1680", "\x85"]
 
 
 @settings(max_examples=examples(300))

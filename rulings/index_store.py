@@ -3,11 +3,12 @@
 The index lives in the user's cache directory (FLUXX_JUDGE_CACHE overrides it) in a
 folder named after a hash of the inputs' names, sizes and modification times (the ruling
 files, rulings/vocabulary.yaml, the card data files and the imported-rulings store), so
-checking that the index is current costs a few stat calls and no parsing. Beside whoosh's files the
-folder holds what the search derives from the rulings (DERIVED_FILE: the card lexicon,
-the facet values, each card's implied topics), so a new process opens the index and
-searches without deriving anything again. The whoosh index is written in one bulk pass
-by rulings.index_writer (whoosh's files, without its per-document pipeline).
+checking that the index is current costs a few stat calls and no parsing. Beside
+whoosh's files the folder holds what the search derives from the rulings (DERIVED_FILE:
+the card lexicon, the facet values, each card's implied topics, the players'
+vocabulary), so a new process opens the index and searches without deriving or parsing
+anything again. The whoosh index is written in one bulk pass by rulings.index_writer
+(whoosh's files, without its per-document pipeline).
 
 Every folder carries a manifest of its files' sizes and SHA-256 sums; it is written to
 a temporary folder and renamed into place only when complete, and it is read into
@@ -37,9 +38,9 @@ from whoosh.filedb.filestore import RamStorage
 
 from rulings import corpus as corpus_mod
 from rulings import lexicon, paths
-from rulings.lexicon import ANALYZER, CardLexicon, card_key
+from rulings.lexicon import ANALYZER, CardLexicon, Vocabulary, card_key
 
-SCHEMA_VERSION = 12  # raise it whenever what a document holds changes
+SCHEMA_VERSION = 13  # raise it whenever what a document holds changes
 MANIFEST = "MANIFEST.json"
 DERIVED_FILE = "DERIVED.json"
 # the unstemmed words of every ruling plus every card name and alias, counted at build
@@ -211,6 +212,7 @@ class Loaded:
     folder: Path | None          # None: in-memory only
     manifest: dict[str, Any]
     lexicon: CardLexicon
+    vocab: Vocabulary                      # rulings/vocabulary.yaml as built with the index
     facet_keys: frozenset[str]
     topics: frozenset[str]
     kinds: frozenset[str]
@@ -292,7 +294,8 @@ def _derive(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> dict[str, Any
         topics = sorted(lexicon.implied_topics([lex.display.get(k, k)]))
         if topics:
             implied[k] = topics
-    return {"lexicon": lex.to_json(), "implied": implied, "spelling": spelling_words(rulings, lex),
+    return {"lexicon": lex.to_json(), "vocabulary": lexicon.vocabulary().to_json(),
+            "implied": implied, "spelling": spelling_words(rulings, lex),
             "cards": keys,
             "topics": sorted({t.lower() for r in rulings for t in r.topics}),
             "kinds": sorted({r.kind for r in rulings}),
@@ -427,7 +430,8 @@ def _loaded(cache: Path, digest: str, ix, folder: Path | None, manifest: dict, d
     topics = frozenset(derived["topics"])
     return Loaded(
         cache=cache, digest=digest, index=ix, folder=folder, manifest=manifest,
-        lexicon=CardLexicon.from_json(derived["lexicon"]), facet_keys=frozenset(derived["cards"]),
+        lexicon=CardLexicon.from_json(derived["lexicon"]), vocab=Vocabulary.from_json(derived["vocabulary"]),
+        facet_keys=frozenset(derived["cards"]),
         topics=topics, kinds=frozenset(derived["kinds"]), editions=frozenset(derived["editions"]),
         bases=frozenset(derived["bases"]), implied=dict(derived["implied"]), words=derived["spelling"],
         topic_stems={t: tuple(lexicon.stems(t.replace("-", " "))) for t in topics},

@@ -5,7 +5,9 @@
   word's stem is worked out once per process): the index is built and queries are
   stemmed through it.
 * `vocabulary()` reads rulings/vocabulary.yaml, the ways players say things ("too
-  late", "trashed", "mini hand") mapped to the rulings' own words, kept as data.
+  late", "trashed", "mini hand") mapped to the rulings' own words, kept as data; it
+  is stored with the index too (`Vocabulary.to_json`), so a search on a built index
+  neither parses it nor imports the YAML library.
 * `CardLexicon` recognises card names, aliases, analogues and shorthand in free text
   (longest match first). It is built once per index and stored with it (`to_json`),
   so opening an index does not derive it again.
@@ -24,7 +26,6 @@ from itertools import chain
 from importlib import resources
 from typing import Any, Iterable
 
-import yaml
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
 
 from rulings import corpus as corpus_mod
@@ -142,12 +143,22 @@ class Vocabulary:
         p = [w for w in dict.fromkeys(from_phrases) if w not in have]
         return " ".join(p), " ".join(w for w in dict.fromkeys(from_words) if w not in have and w not in p)
 
+    def to_json(self) -> dict[str, dict[str, str]]:
+        return {"words": self.words, "phrases": self.phrases, "shorthand": self.shorthand,
+                "topic_words": self.topic_words}
+
+    @classmethod
+    def from_json(cls, data: dict[str, dict[str, str]]) -> "Vocabulary":
+        return cls(**{k: dict(data[k]) for k in ("words", "phrases", "shorthand", "topic_words")})
+
 
 class VocabularyError(corpus_mod.CorpusError):
     """rulings/vocabulary.yaml is broken; the message says where."""
 
 
 def parse_vocabulary(text: str, name: str = "vocabulary.yaml") -> Vocabulary:
+    import yaml  # only here: a process searching a built index takes the vocabulary from it
+
     try:
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
     except yaml.YAMLError as exc:

@@ -51,9 +51,14 @@ class BulkWriter(SegmentWriter):
             # exact types: a subclass (Characters) encodes more than these do
             if field.analyzer is lexicon.ANALYZER and type(field.format) in (formats.Positions, formats.Frequency):
                 self._fast[name] = type(field.format)
-        # field -> term (text or bytes) -> [(docnum, weight, value bytes, length)], docnums ascending
-        self._postings: dict[str, dict[bytes, list]] = defaultdict(lambda: defaultdict(list))
-        self._keywords: dict[tuple[str, str], list] = {}
+        # field -> term (text or bytes) -> (docnums, [(weight, value bytes)]), docnums
+        # ascending; the (weight, value bytes) pairs are shared, so a posting costs a
+        # 4-byte docnum and a reference (a tuple per posting was five times that)
+        self._postings: dict[str, dict[Any, tuple[array, list]]] = defaultdict(dict)
+        # field -> docnum -> the field's length there (when not 0)
+        self._lengths: dict[str, dict[int, int]] = defaultdict(dict)
+        # (field, value) -> [(term bytes, (weight, value bytes))] and the field's length
+        self._keywords: dict[tuple[str, str], tuple[list, int]] = {}
         # field -> frequency or positions -> (weight, value bytes), made once each
         self._values: dict[str, dict] = defaultdict(dict)
 
@@ -89,29 +94,42 @@ class BulkWriter(SegmentWriter):
         self._added = True
         self.docnum += 1
 
+    def _post(self, name: str, term, docnum: int, wv: tuple) -> None:
+        terms = self._postings[name]
+        entry = terms.get(term)
+        if entry is None:
+            entry = terms[term] = (array("I"), [])
+        entry[0].append(docnum)
+        entry[1].append(wv)
+
     def _add_indexed(self, name: str, field, value, docnum: int) -> int:
-        """Postings from whoosh's own field.index (ids, keywords): a field's few distinct
+        """Postings from whoosh's own field.index (keywords): a field's few distinct
         values are each indexed once. Returns the field's length in this document."""
         key = (name, value) if isinstance(value, str) else None
-        items = self._keywords.get(key) if key else None
-        if items is None:
+        made = self._keywords.get(key) if key else None
+        if made is None:
             items = list(field.index(value))
+            length = sum(item[1] for item in items) if field.scorable else 0
+            made = ([(tbytes, (weight, vbytes)) for tbytes, _freq, weight, vbytes in items], length)
             if key:
-                self._keywords[key] = items
-        length = sum(item[1] for item in items) if field.scorable else 0
-        terms = self._postings[name]
-        for tbytes, _freq, weight, vbytes in items:
-            terms[tbytes].append((docnum, weight, vbytes, length))
+                self._keywords[key] = made
+        pairs, length = made
+        for tbytes, wv in pairs:
+            self._post(name, tbytes, docnum, wv)
+        if length:
+            self._lengths[name][docnum] = length
         return length
 
     def _add_analysed(self, name: str, field, value: str, docnum: int) -> int:
         """Postings of a text field analysed by lexicon.ANALYZER, with the weights and
-        value bytes whoosh's Positions and Frequency formats give (each distinct one
-        made once: a posting shares them). Terms are kept as text until the flush (text
-        sorts as its UTF-8 bytes do). Returns the field's length in this document."""
+        value bytes whoosh's Positions and Frequency formats give (each distinct pair
+        made once and shared). Terms are kept as text until the flush (text sorts as
+        its UTF-8 bytes do). Returns the field's length in this document."""
         first, stems = lexicon.analyse(value)
         length = len(stems) if field.scorable else 0
-        terms = self._postings[name]
+        if length:
+            self._lengths[name][docnum] = length
+        post = self._post
         made = self._values[name]
         fmt = field.format
         if self._fast[name] is formats.Frequency:
@@ -119,7 +137,7 @@ class BulkWriter(SegmentWriter):
                 wv = made.get(n)
                 if wv is None:
                     wv = made[n] = (n * fmt.field_boost, pack_uint(n))
-                terms[st].append((docnum, wv[0], wv[1], length))
+                post(name, st, docnum, wv)
             return length
         positions: dict[str, list[int]] = {}
         for pos, st in enumerate(stems, first):
@@ -133,7 +151,7 @@ class BulkWriter(SegmentWriter):
             wv = made.get(key)
             if wv is None:
                 wv = made[key] = (len(ps) * fmt.field_boost, fmt.encode(ps))
-            terms[st].append((docnum, wv[0], wv[1], length))
+            post(name, st, docnum, wv)
         return length
 
     def _flush_segment(self) -> None:
@@ -143,37 +161,41 @@ class BulkWriter(SegmentWriter):
         for name in sorted(self._postings):
             terms = self._postings[name]
             fw.start_field(name, self.schema[name])
+            lengths = self._lengths.get(name, {})
             for term in sorted(terms):
                 fw.start_term(term.encode("utf-8") if isinstance(term, str) else term)
-                postings = terms[term]
+                ids, wvs = terms[term]
+                lens = [lengths.get(d, 0) for d in ids]
                 pw = getattr(fw, "_postwriter", None)
                 if type(pw) is W3PostingsWriter and not pw._byteids:
-                    _add_blocks(pw, postings)
+                    _add_blocks(pw, ids, wvs, lens)
                 else:  # another codec: one posting at a time
-                    for docnum, weight, vbytes, length in postings:
+                    for docnum, (weight, vbytes), length in zip(ids, wvs, lens):
                         fw.add(docnum, weight, vbytes, length)
                 fw.finish_term()
             fw.finish_field()
         fw.close()
         self._postings.clear()
+        self._lengths.clear()
 
 
-def _add_blocks(pw: W3PostingsWriter, postings: list) -> None:
+def _add_blocks(pw: W3PostingsWriter, ids: array, wvs: list, lengths: list) -> None:
     """Fill `pw`'s blocks a block at a time with what W3PostingsWriter.add_posting would
     gather one posting at a time: the ids, the weights (single precision), the non-empty
     values, the shortest and longest non-zero length, the highest weight (from 0). A
     full block is written when more postings follow; finish_postings writes the last."""
     limit = pw._blocklimit
-    for start in range(0, len(postings), limit):
+    for start in range(0, len(ids), limit):
         if start:
             pw._write_block()
-        ids, weights, values, lengths = zip(*postings[start:start + limit])
-        pw._ids = array("I", ids)
+        end = start + limit
+        weights = [wv[0] for wv in wvs[start:end]]
+        pw._ids = ids[start:end]
         pw._weights = array("f", weights)
-        pw._values = [v for v in values if v]
-        lengths = [n for n in lengths if n]
-        pw._minlength = min(lengths) if lengths else None
-        pw._maxlength = max(lengths) if lengths else 0
+        pw._values = [wv[1] for wv in wvs[start:end] if wv[1]]
+        block_lengths = [n for n in lengths[start:end] if n]
+        pw._minlength = min(block_lengths) if block_lengths else None
+        pw._maxlength = max(block_lengths) if block_lengths else 0
         top = max(weights)
         pw._maxweight = top if top > 0 else 0
 

@@ -22,8 +22,8 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from itertools import chain
 from importlib import resources
+from itertools import chain
 from typing import Any, Iterable
 
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
@@ -47,10 +47,10 @@ def _chain():
     from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 
     tok, low, stop, stem_filter = ANALYZER.items
-    assert (type(tok), type(low), type(stop), type(stem_filter)) == (
-        RegexTokenizer, LowercaseFilter, StopFilter, StemFilter) and tok.expression is TOKEN \
-        and not tok.gaps and stop.renumber and stem_filter.lang is None, \
-        "ANALYZER changed: update lexicon.analyse"
+    if not ((type(tok), type(low), type(stop), type(stem_filter)) == (
+            RegexTokenizer, LowercaseFilter, StopFilter, StemFilter) and tok.expression is TOKEN
+            and not tok.gaps and stop.renumber and stem_filter.lang is None):
+        raise RuntimeError("lexicon.ANALYZER changed: update lexicon.analyse to match it")
     return stop.stops, stop.min, stop.max, stem_filter.stemfn, stem_filter.ignore
 
 

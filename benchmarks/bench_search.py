@@ -27,6 +27,7 @@ if str(REPO) not in sys.path:
 
 SIZES = (1000, 10000)
 REPEATS = 3
+PER_FILE = 1000   # questions per synthetic FAQ file: ingest takes at most 5,000 and 1 MB a file
 QUERIES = [
     "play all time portal", "can i stop a keeper after the goal", "do creepers count for keeper limit",
     "no hand bonus draw 5 how many", "wormhole", "mystery play surprise", "hand limit my turn",
@@ -53,11 +54,12 @@ QUERIES = [
 ]
 
 
-def synthetic_faq(n: int, seed: int = 7) -> str:
+def synthetic_faq(n: int, seed: int = 7) -> list[str]:
     """n made-up Q&As in the online-FAQ shape (plain Q:/A: lines, answers running over
-    one to three lines). Words are drawn at random with the frequencies they have in
-    the built-in rulings, so common words (card, play, turn) are as common as in a real
-    FAQ and rare ones as rare; the text means nothing, and repeats no source."""
+    one to three lines), as files of PER_FILE questions each (ingest's limits are per
+    file). Words are drawn at random with the frequencies they have in the built-in
+    rulings, so common words (card, play, turn) are as common as in a real FAQ and rare
+    ones as rare; the text means nothing, and repeats no source."""
     import re
     from collections import Counter
 
@@ -70,12 +72,22 @@ def synthetic_faq(n: int, seed: int = 7) -> str:
     def sentence(k: int) -> str:
         return " ".join(rng.choices(vocab, weights, k=k)).capitalize()
 
-    out = []
+    files, out = [], []
     for i in range(n):
         out.append(f"Q: {sentence(rng.randint(8, 16))} (question {i})?")
         for j in range(rng.randint(1, 3)):
             out.append(("A: " if j == 0 else "") + sentence(rng.randint(15, 40)) + ".")
-    return "\n".join(out) + "\n"
+        if (i + 1) % PER_FILE == 0 or i == n - 1:
+            files.append("\n".join(out) + "\n")
+            out = []
+    return files
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished child processes (a build that
+    works in several processes counts all of their time)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -106,15 +118,21 @@ def _one_size(n: int, tmp: Path) -> dict:
     cache = tmp / f"cache-{n}"
     os.environ["FLUXX_JUDGE_CACHE"] = str(cache)
     search.forget_loaded()
-    faq = tmp / f"synthetic-faq-{n}.txt"
-    faq.write_text(synthetic_faq(n), encoding="utf-8")
+    faqs = []
+    for k, text in enumerate(synthetic_faq(n)):
+        faqs.append(tmp / f"synthetic-faq-{n}-{k}.txt")
+        faqs[-1].write_text(text, encoding="utf-8")
     t0 = time.perf_counter()
-    report = ingest.ingest_files([faq])
+    report = ingest.ingest_files(faqs)
     ingest_s = time.perf_counter() - t0
+    imported = sum(r.found for r in report)
+    if imported != n or any(r.error for r in report):  # a limit must not shrink the bench
+        raise RuntimeError(f"imported {imported} of {n} synthetic records: "
+                           + "; ".join(r.error for r in report if r.error))
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     info = search.ensure_index()
-    build_s = time.perf_counter() - t0
+    build_s, build_cpu = time.perf_counter() - t0, _cpu() - c0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # the process so far
 
     search.forget_loaded()      # as a new process: verify the folder and read it in
@@ -142,9 +160,10 @@ def _one_size(n: int, tmp: Path) -> dict:
     p = f"search_{n}_"
     return {
         p + "docs": info["docs"],
-        p + "imported_records": report[0].found,
+        p + "imported_records": imported,
         p + "ingest_seconds": round(ingest_s, 3),
         p + "index_build_seconds": round(build_s, 3),
+        p + "index_build_cpu_seconds": round(build_cpu, 3),
         p + "peak_rss_after_build_mib": round(peak / 2**20, 1),
         p + "index_open_seconds": round(open_s, 3),
         p + "cold_process_seconds": round(cold, 3),

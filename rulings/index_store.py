@@ -3,10 +3,12 @@
 The index lives in the user's cache directory (FLUXX_JUDGE_CACHE overrides it) in a
 folder named after a hash of the inputs' names, sizes and modification times (the ruling
 files, rulings/vocabulary.yaml, the card data files and the imported-rulings store), so
-checking that the index is current costs a few stat calls and no parsing. Beside whoosh's files the
-folder holds what the search derives from the rulings (DERIVED_FILE: the card lexicon,
-the facet values, each card's implied topics), so a new process opens the index and
-searches without deriving anything again.
+checking that the index is current costs a few stat calls and no parsing. Beside
+whoosh's files the folder holds what the search derives from the rulings (DERIVED_FILE:
+the card lexicon, the facet values, each card's implied topics, the players'
+vocabulary), so a new process opens the index and searches without deriving or parsing
+anything again. The whoosh index is written in one bulk pass by rulings.index_writer
+(whoosh's files, without its per-document pipeline).
 
 Every folder carries a manifest of its files' sizes and SHA-256 sums; it is written to
 a temporary folder and renamed into place only when complete, and it is read into
@@ -31,14 +33,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.fields import KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from rulings import corpus as corpus_mod
 from rulings import lexicon, paths
-from rulings.lexicon import ANALYZER, CardLexicon, card_key
+from rulings.lexicon import ANALYZER, CardLexicon, Vocabulary, card_key
 
-SCHEMA_VERSION = 10  # raise it whenever what a document holds changes
+SCHEMA_VERSION = 13  # raise it whenever what a document holds changes
 MANIFEST = "MANIFEST.json"
 DERIVED_FILE = "DERIVED.json"
 # the unstemmed words of every ruling plus every card name and alias, counted at build
@@ -50,7 +52,10 @@ stats = {"builds": 0, "opens": 0, "rebuild_reasons": []}
 
 def make_schema() -> Schema:
     return Schema(
-        id=ID(stored=True, unique=True),
+        # stored, not indexed: nothing looks a ruling up by id in the index (corpus.get
+        # does), and an indexed id is a term and a posting block per ruling, over a
+        # third of a 10,000-record build's commit
+        id=STORED,
         question=TEXT(analyzer=ANALYZER, stored=True),
         # no positions for the answer: proximity is scored from the stored text (see
         # rulings.ranking), and leaving them out makes the build a fifth faster
@@ -93,6 +98,7 @@ def _plain(name: str) -> str:
 
 
 _EDITIONS: dict[str, str] | None = None
+_EDITION_KEYS: dict[str, str] = {}   # name -> key, for the table in _EDITIONS
 
 
 def edition_key(name: str) -> str:
@@ -102,8 +108,14 @@ def edition_key(name: str) -> str:
     global _EDITIONS
     if _EDITIONS is None:
         _EDITIONS = _edition_table()
-    plain = _plain(name)
-    return _EDITIONS.get(plain) or _EDITIONS.get(name.strip().lower()) or plain or name.strip().lower()
+        _EDITION_KEYS.clear()
+    key = _EDITION_KEYS.get(name)
+    if key is None:
+        plain = _plain(name)
+        key = _EDITIONS.get(plain) or _EDITIONS.get(name.strip().lower()) or plain or name.strip().lower()
+        if len(_EDITION_KEYS) < 10_000:  # a ruling's editions are few; the store's are bounded
+            _EDITION_KEYS[name] = key
+    return key
 
 
 # --------------------------------------------------------------------------- documents
@@ -200,6 +212,7 @@ class Loaded:
     folder: Path | None          # None: in-memory only
     manifest: dict[str, Any]
     lexicon: CardLexicon
+    vocab: Vocabulary                      # rulings/vocabulary.yaml as built with the index
     facet_keys: frozenset[str]
     topics: frozenset[str]
     kinds: frozenset[str]
@@ -260,23 +273,29 @@ class _RamStorage(RamStorage):
 def spelling_words(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> dict[str, int]:
     """word -> how many times it is written, over every ruling's question, answer and
     card names plus every name the lexicon knows; apostrophes dropped (couldnt)."""
+    # a word never holds white space: the white-space-separated stretches are counted
+    # in one pass, and each distinct one is split into words and folded (lower case,
+    # no apostrophes) once
+    stretches = Counter("\n".join(
+        f"{r.title} {r.answer} {' '.join(r.cards)} {' '.join(r.cards_as_written)}" for r in rulings).split())
     counts: Counter[str] = Counter()
-    for r in rulings:
-        text = f"{r.title} {r.answer} {' '.join(r.cards)} {' '.join(r.cards_as_written)}"
-        counts.update(w.lower().replace("'", "").replace("\u2019", "") for w in SPELL_WORD.findall(text))
+    for stretch, n in stretches.items():
+        for w in SPELL_WORD.findall(stretch):
+            counts[w.lower().replace("'", "").replace("\u2019", "")] += n
     for name in lex.names():
         counts.update(w for w in name.split() if w.isalpha())
     return dict(sorted(counts.items()))
 
 
 def _derive(rulings: list[corpus_mod.Ruling], lex: CardLexicon) -> dict[str, Any]:
-    keys = sorted({card_key(c) for r in rulings for c in (*r.cards, *r.cards_as_written)} - {""})
+    keys = sorted({card_key(c) for c in {c for r in rulings for c in (*r.cards, *r.cards_as_written)}} - {""})
     implied = {}
     for k in keys:
         topics = sorted(lexicon.implied_topics([lex.display.get(k, k)]))
         if topics:
             implied[k] = topics
-    return {"lexicon": lex.to_json(), "implied": implied, "spelling": spelling_words(rulings, lex),
+    return {"lexicon": lex.to_json(), "vocabulary": lexicon.vocabulary().to_json(),
+            "implied": implied, "spelling": spelling_words(rulings, lex),
             "cards": keys,
             "topics": sorted({t.lower() for r in rulings for t in r.topics}),
             "kinds": sorted({r.kind for r in rulings}),
@@ -289,12 +308,11 @@ def build(rulings: list[corpus_mod.Ruling], lex: CardLexicon,
     storage = _RamStorage()
     cat = lexicon.catalogue()
     try:
+        from rulings import index_writer  # a process that only opens the index never needs it
+
         ix = storage.create_index(make_schema())
         aliases = lex.other_names()
-        writer = ix.writer(limitmb=256)
-        for r in rulings:
-            writer.add_document(**document(r, aliases, cat))
-        writer.commit()
+        index_writer.write(ix, (document(r, aliases, cat) for r in rulings))
     finally:
         storage.drop_scratch()
     ix = storage.open_index()
@@ -412,7 +430,8 @@ def _loaded(cache: Path, digest: str, ix, folder: Path | None, manifest: dict, d
     topics = frozenset(derived["topics"])
     return Loaded(
         cache=cache, digest=digest, index=ix, folder=folder, manifest=manifest,
-        lexicon=CardLexicon.from_json(derived["lexicon"]), facet_keys=frozenset(derived["cards"]),
+        lexicon=CardLexicon.from_json(derived["lexicon"]), vocab=Vocabulary.from_json(derived["vocabulary"]),
+        facet_keys=frozenset(derived["cards"]),
         topics=topics, kinds=frozenset(derived["kinds"]), editions=frozenset(derived["editions"]),
         bases=frozenset(derived["bases"]), implied=dict(derived["implied"]), words=derived["spelling"],
         topic_stems={t: tuple(lexicon.stems(t.replace("-", " "))) for t in topics},

@@ -1,8 +1,13 @@
 """The words search knows: the text analyser, players' table talk, and card names.
 
 * `ANALYZER` stems and drops filler words; every text field and query goes through it.
+  `analyse()` gives the same stems and positions without whoosh's token objects (a
+  word's stem is worked out once per process): the index is built and queries are
+  stemmed through it.
 * `vocabulary()` reads rulings/vocabulary.yaml, the ways players say things ("too
-  late", "trashed", "mini hand") mapped to the rulings' own words, kept as data.
+  late", "trashed", "mini hand") mapped to the rulings' own words, kept as data; it
+  is stored with the index too (`Vocabulary.to_json`), so a search on a built index
+  neither parses it nor imports the YAML library.
 * `CardLexicon` recognises card names, aliases, analogues and shorthand in free text
   (longest match first). It is built once per index and stored with it (`to_json`),
   so opening an index does not derive it again.
@@ -18,9 +23,9 @@ import json
 import re
 from dataclasses import dataclass
 from importlib import resources
+from itertools import chain
 from typing import Any, Iterable
 
-import yaml
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
 
 from rulings import corpus as corpus_mod
@@ -28,14 +33,65 @@ from rulings import corpus as corpus_mod
 # Numbers matter (Draw 3, Play 2): keep one-character tokens, drop only filler words.
 STOP = frozenset(STOP_WORDS | {"i", "do", "does", "did", "my", "me", "what", "how", "which",
                                "so", "there", "they", "their", "its", "it's", "get", "gets", "got"})
-ANALYZER = StemmingAnalyzer(stoplist=STOP, minsize=1)
+# whoosh's default token pattern, its group made non-capturing so findall gives words
+TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1)
 WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
 NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "zero": "0"}
 
 
+def _chain():
+    """ANALYZER's stop words, size bounds and stemmer, read from its own filters so the
+    fast path cannot drift from it (tests/test_search_index_writer.py compares the two)."""
+    from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+
+    tok, low, stop, stem_filter = ANALYZER.items
+    if not ((type(tok), type(low), type(stop), type(stem_filter)) == (
+            RegexTokenizer, LowercaseFilter, StopFilter, StemFilter) and tok.expression is TOKEN
+            and not tok.gaps and stop.renumber and stem_filter.lang is None):
+        raise RuntimeError("lexicon.ANALYZER changed: update lexicon.analyse to match it")
+    return stop.stops, stop.min, stop.max, stem_filter.stemfn, stem_filter.ignore
+
+
+_STOPS, _MIN, _MAX, _STEMFN, _NO_STEM = _chain()
+
+
+@functools.lru_cache(maxsize=100_000)
+def _indexed_as(token: str) -> str | None:
+    """One token as ANALYZER indexes it (lower-cased, stemmed), or None when it is
+    dropped (a stop word, or outside the size bounds)."""
+    w = token.lower()
+    if len(w) < _MIN or (_MAX is not None and len(w) > _MAX) or w in _STOPS:
+        return None
+    return w if w in _NO_STEM else _STEMFN(w)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _stretch(chunk: str) -> tuple[str | None, ...]:
+    """_indexed_as for each token of a stretch of text without white space."""
+    return tuple(map(_indexed_as, TOKEN.findall(chunk)))
+
+
+def analyse(text: str) -> tuple[int, list[str]]:
+    """(position of the first kept word, the kept words' stems) for `text`, exactly as
+    ANALYZER numbers them: the first word kept keeps its place among all the words,
+    and each later one follows it by one (whoosh's StopFilter renumbers).
+
+    A token (word characters and inner dots) never holds white space, so the text's
+    tokens are those of its white-space-separated stretches in turn; stretches repeat
+    ("card,", "turn."), and each is tokenised once: the regular expression over the
+    whole text was most of the cost."""
+    forms = list(chain.from_iterable(map(_stretch, text.split())))
+    kept = [f for f in forms if f is not None]
+    if not kept or forms[0] is not None:
+        return 0, kept
+    return forms.index(kept[0]), kept
+
+
 def stems(text: str) -> list[str]:
-    return [t.text for t in ANALYZER(text)]
+    """The stems ANALYZER gives `text` (stop words dropped)."""
+    return analyse(text)[1]
 
 
 @functools.lru_cache(maxsize=20000)
@@ -44,8 +100,10 @@ def stem(word: str) -> str:
     return toks[0] if toks else ""
 
 
+@functools.lru_cache(maxsize=50_000)
 def norm(text: str) -> str:
-    """A name's normal form (the engine's, so names match the catalogue's)."""
+    """A name's normal form (the engine's, so names match the catalogue's); card names
+    repeat across thousands of rulings, so each is worked out once."""
     try:
         from adjudicator.names import normalize
     except Exception:  # pragma: no cover - the engine package mid-edit
@@ -85,12 +143,22 @@ class Vocabulary:
         p = [w for w in dict.fromkeys(from_phrases) if w not in have]
         return " ".join(p), " ".join(w for w in dict.fromkeys(from_words) if w not in have and w not in p)
 
+    def to_json(self) -> dict[str, dict[str, str]]:
+        return {"words": self.words, "phrases": self.phrases, "shorthand": self.shorthand,
+                "topic_words": self.topic_words}
+
+    @classmethod
+    def from_json(cls, data: dict[str, dict[str, str]]) -> "Vocabulary":
+        return cls(**{k: dict(data[k]) for k in ("words", "phrases", "shorthand", "topic_words")})
+
 
 class VocabularyError(corpus_mod.CorpusError):
     """rulings/vocabulary.yaml is broken; the message says where."""
 
 
 def parse_vocabulary(text: str, name: str = "vocabulary.yaml") -> Vocabulary:
+    import yaml  # only here: a process searching a built index takes the vocabulary from it
+
     try:
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
     except yaml.YAMLError as exc:
@@ -203,13 +271,19 @@ class CardLexicon:
 def build_lexicon(rulings: Iterable[corpus_mod.Ruling], catalogue) -> CardLexicon:
     lex = CardLexicon()
     rulings = list(rulings)
-    ruling_keys = {card_key(c) for r in rulings for c in (*r.cards, *r.cards_as_written)}
+    ruling_keys = {card_key(c) for c in {c for r in rulings for c in (*r.cards, *r.cards_as_written)}}
+    # adding a name again changes nothing, so each is added (and resolved) once
+    resolved_as: dict[str, str] = {}
+    added: set[str] = set()
     for r in rulings:
         for written in r.cards_as_written:
-            resolved = corpus_mod.resolve_cards([written], catalogue)[0]
-            lex.add(written, resolved) if resolved != written else lex.add(written)
+            if written not in resolved_as:
+                resolved = resolved_as[written] = corpus_mod.resolve_cards([written], catalogue)[0]
+                lex.add(written, resolved) if resolved != written else lex.add(written)
         for c in r.cards:
-            lex.add(c)
+            if c not in added:
+                added.add(c)
+                lex.add(c)
         if r.id.endswith("-analogues") and r.cards:
             generic = r.cards[0]
             for other in r.cards[1:]:

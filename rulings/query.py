@@ -161,7 +161,7 @@ def suggest(parsed: Parsed, loaded: Loaded, query: str, searcher) -> tuple[dict[
     fixes: dict[str, str] = {}
     corrector = loaded.corrector()
     names = {tuple(p.split()) for p in loaded.lexicon.names()}
-    vocab = lexicon.vocabulary()
+    vocab = loaded.vocab
     talk = set(vocab.words) | {w for phrase in vocab.phrases for w in phrase.split()}
     checked = 0
     for i, w in enumerate(words):
@@ -303,7 +303,7 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
                 card_keys.append(k)
     cards = [loaded.lexicon.display.get(k, k) for k in card_keys]
     plain = [w for i, w in enumerate(parsed.words) if i not in consumed]
-    vocab = lexicon.vocabulary()
+    vocab = loaded.vocab
 
     clauses: list[Any] = []
     searched: list[str] = []

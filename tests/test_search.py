@@ -314,7 +314,7 @@ def test_basis_facet_and_hits():
 
 def test_opening_an_index_derives_nothing_again(cache):
     """A new process opens the stored index with its lexicon and vocabulary: the
-    corpus is not parsed and the card lexicon not rebuilt."""
+    corpus and rulings/vocabulary.yaml are not parsed and the card lexicon not rebuilt."""
     from rulings import corpus as corpus_mod
     from rulings import lexicon
 
@@ -326,6 +326,7 @@ def test_opening_an_index_derives_nothing_again(cache):
     assert search.search("tiem portal play all").cards_recognised == ["Play All"]
     assert corpus_mod.load_corpus.cache_info().currsize == 0
     assert lexicon.builtin_lexicon.cache_info().currsize == 0
+    assert lexicon.vocabulary.cache_info().currsize == 0
 
 
 def test_whoosh_errors_reach_the_caller(monkeypatch, capsys):

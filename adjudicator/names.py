@@ -15,6 +15,7 @@ letters), for refusing a second name that only looks different.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 
@@ -26,8 +27,17 @@ _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 def normalize(name: str) -> str:
     """The key two names share exactly when the format says they are the same name."""
+    if len(name) <= 64:                 # card and player names: asked again and again
+        return _normal_form(name)
+    return _normalize(name)
+
+
+def _normalize(name: str) -> str:
     text = name.translate(_QUOTES).lower().replace("&", " and ").replace("'", "")
     return " ".join(_NON_WORD.split(text)).strip()
+
+
+_normal_form = functools.lru_cache(maxsize=4096)(_normalize)
 
 
 def suggest(word: str, candidates: dict[str, str], limit: int = 3) -> list[str]:

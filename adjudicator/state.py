@@ -221,21 +221,26 @@ class State:
 
     def compact(self) -> dict[str, Any]:
         """A short, JSON-ready picture of the table for verdicts and the app."""
-        n = self.name
+        defs = self.defs
+
+        def names(cards: Sequence[int]) -> list[str]:
+            return [defs[c].name for c in cards]
+
         out: dict[str, Any] = {
             "turn": self.active_player, "drawn": self.drawn, "played": self.played,
-            "rules": [n(c) for c in self.rules], "goals": [n(c) for c in self.goals],
+            "rules": names(self.rules), "goals": names(self.goals),
         }
         if self.meta_rules:
-            out["meta_rules"] = [n(c) for c in self.meta_rules]
-        out["hands"] = {p: [n(c) for c in self.hands[p]] for p in self.players}
-        out["keepers"] = {p: [n(c) for c in self.keepers[p]] for p in self.players if self.keepers[p]}
-        temps = {p: [n(c) for t in self.temp_hands if t.owner == p for c in t.cards] for p in self.players}
-        temps = {p: v for p, v in temps.items() if v or any(t.owner == p for t in self.temp_hands)}
-        if temps:
-            out["temp_hands"] = temps
+            out["meta_rules"] = names(self.meta_rules)
+        out["hands"] = {p: names(self.hands[p]) for p in self.players}
+        out["keepers"] = {p: names(self.keepers[p]) for p in self.players if self.keepers[p]}
+        if self.temp_hands:
+            temps = {p: [defs[c].name for t in self.temp_hands if t.owner == p for c in t.cards] for p in self.players}
+            temps = {p: v for p, v in temps.items() if v or any(t.owner == p for t in self.temp_hands)}
+            if temps:
+                out["temp_hands"] = temps
         out["draw_pile"] = len(self.draw_pile)
-        out["discard"] = [n(c) for c in self.discard[:5]] + (["..."] if len(self.discard) > 5 else [])
+        out["discard"] = names(self.discard[:5]) + (["..."] if len(self.discard) > 5 else [])
         if self.eliminated:
             out["eliminated"] = list(self.eliminated)
         if self.winner:
@@ -244,7 +249,7 @@ class State:
             out["everyone_loses"] = True
         if self.solo:
             out["rules_pile"] = len(self.rules_pile)
-            out["scored"] = [n(c) for c in self.scored]
+            out["scored"] = names(self.scored)
         if self.ended:
             out["ended"] = True
         return out

@@ -26,6 +26,7 @@ class Answers(Log):
     _pause_blocked: int             # inside a check that wants a decision raised, not waited on
     _cont: Continuation | None      # the run under way (a decision pauses it)
     _peeked: bool                   # the run looked ahead for an answer not given yet
+    _defaulted: bool                # a trial took a default answer
     _retiring: list[tuple[Any, ...]]
 
     def _context(self) -> tuple[Any, ...]:
@@ -52,6 +53,7 @@ class Answers(Log):
         answer = self._take_answer(decision)
         while answer is None:
             if self._probing:
+                self._defaulted = True
                 return self._default_answer(decision)
             if self._pause_blocked or self._cont is None or not self._cont.here():
                 raise NeedDecision(decision)

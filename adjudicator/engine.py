@@ -62,6 +62,19 @@ _ANSWERABLE = ("play", "use", "random", "end_turn")
 
 
 @dataclass
+class _EndedTurn:
+    """A trial end of turn that asked nobody anything, kept for the next event: if
+    that event is the next player's play from the same table, its run takes this
+    table instead of ending the turn a second time (a trial's result reused)."""
+
+    origin: State                    # the table the trial started from
+    player: str                      # the player the turn was ended for
+    state: State                     # the table once the turn had ended
+    entries: list[Entry]             # what ending it said
+    said: tuple[frozenset[str], set[tuple[int, str]], list[tuple[str, str, tuple[str, ...]]]]
+
+
+@dataclass
 class _TurnEndOutcome:
     """How a trial end of turn stopped short: refused, or (None) a decision or the game's end."""
 
@@ -115,6 +128,9 @@ class Engine(Core):
         self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
         self._peeked = False                      # the run looked ahead for an answer not given yet
         self._unseen_known: tuple[list[CardDef], int, bool] | None = None
+        self._defaulted = False                   # a trial took a default answer
+        self._ended_turn: _EndedTurn | None = None   # kept from the last listing, for the next event
+        self._reusable: _EndedTurn | None = None     # that, while the next event runs from its table
 
     # -- running events -------------------------------------------------------
     def submit(self, event: Event) -> StepResult:
@@ -132,11 +148,16 @@ class Engine(Core):
             self._check_answer_kind(self.pending.decision, event.verb)
             self.pending.answers.append(Answer(value, event.verb, event.line, event.written))
             return self._run(self.pending)
+        ended, self._ended_turn = self._ended_turn, None
         if event.verb in ("choose", "random") and not self._random_first_play(event):
             raise ScenarioFault(f"`{event.describe()}` answers nothing: no decision is pending")
         pend = _Pending(event, self.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
                         start_turn=self.state.turn_number)
-        return self._run(pend)
+        self._reusable = ended if ended is not None and ended.origin is self.state else None
+        try:
+            return self._run(pend)
+        finally:
+            self._reusable = None
 
     def _surprise_while_waiting(self, event: Event) -> StepResult:
         """A Surprise answers a play before any of that play's effect happens: while the
@@ -326,6 +347,15 @@ class Engine(Core):
         `ev` is judged after it (a refusal then undoes the whole event); one that needs
         a decision is put back, `ev` is judged on a trial end of the turn, and only then
         is the turn ended for good (its decisions asked)."""
+        ended = self._reusable
+        if ended is not None and ended.player == player and ended.state.serial == self.state.serial:
+            # the legal-events listing ended this very turn on this very table, asking
+            # nobody anything: its table is what ending it again would give
+            self._reusable = None
+            self.state = ended.state
+            self.entries.extend(ended.entries)
+            self._said_tie, self._said_stall, self._claim_notes = ended.said
+            return
         why = f"{self.state.active_player} has no play left, and {player} acts"
         kept, table, shown, stalls = self._context(), self.state.clone(), len(self.entries), set(self._said_stall)
         self._pause_blocked += 1
@@ -369,7 +399,8 @@ class Engine(Core):
         else:  # pragma: no cover - the loader only makes the verbs above
             raise ScenarioFault(f"unknown event {ev.verb!r}")
 
-    def _refusals_after_turn_end(self, player: str, events: list[Event]) -> list[Rejected | None]:
+    def _refusals_after_turn_end(self, player: str, events: list[Event],
+                                 listing: bool = False) -> list[Rejected | None]:
         """The refusal each of `events` by `player` (next in turn) would meet once the
         active turn has ended for them, or None: judged on one trial end of the turn on
         a copy, choices nobody has scripted yet taken by default. Only the checks made
@@ -377,7 +408,7 @@ class Engine(Core):
         nobody has seen ('?') is on the table (or the engine is `exhaustive`): then each
         event is carried out in full on its own copy. Nothing is kept."""
         full = self.exhaustive or self._unseen_on_table()
-        with self._after_turn_end(player) as ended:
+        with self._after_turn_end(player, listing) as ended:
             if ended is not None:
                 return [ended.refusal] * len(events)
             table = self.state
@@ -397,16 +428,24 @@ class Engine(Core):
             return out
 
     @contextmanager
-    def _after_turn_end(self, player: str) -> Iterator[_TurnEndOutcome | None]:
+    def _after_turn_end(self, player: str, listing: bool = False) -> Iterator[_TurnEndOutcome | None]:
         """Inside: the table as it would be once the active turn has ended for `player`
         to act, on a copy, choices nobody has scripted yet taken by default. Yields None
         when the turn ended cleanly (`self.state` is then that copy), else what stopped
         it (a refusal, or None for anything else: a decision, the game's end). Everything
-        is put back on leaving."""
+        is put back on leaving. For the legal-events `listing`, the trial starts as a
+        run of the next event would, and a clean end that took no default answer is
+        kept for that event (`_EndedTurn`)."""
         keep = self._context()
         self.state = self.state.clone()
         self.entries = []
         self._probing = True
+        self._defaulted = False
+        if listing:
+            self.state.serial += 1
+            self._answers, self._next_answer, self._defer, self._checking = [], 0, 0, False
+            self._said_tie, self._said_stall, self._claim_notes = frozenset(), set(), []
+            self._resume = self._resumed = self._preempted = None
         try:
             try:
                 self.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
@@ -416,6 +455,9 @@ class Engine(Core):
             except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
                 yield _TurnEndOutcome(None)
                 return
+            if listing and not self._defaulted and not self.exhaustive:
+                self._ended_turn = _EndedTurn(keep[0], player, self.state, list(self.entries),
+                                              (self._said_tie, set(self._said_stall), list(self._claim_notes)))
             yield None
         finally:
             self._set_context(keep)
@@ -498,7 +540,7 @@ class Engine(Core):
             elif self._upfront_refusal(player, ev) is None:
                 out.append((i, ev))
         for player, events in later.items():
-            refusals = self._refusals_after_turn_end(player, [ev for _, ev in events])
+            refusals = self._refusals_after_turn_end(player, [ev for _, ev in events], listing=True)
             out += [pair for pair, refusal in zip(events, refusals) if refusal is None]
         if later:
             out.sort(key=lambda pair: pair[0])

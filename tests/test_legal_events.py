@@ -99,3 +99,42 @@ def test_a_next_players_play_is_judged_after_the_turn_ends():
                 break
             engine.submit(rng.choice(legal))
     pytest.fail("no position in 40 games offered the next player's plays")
+
+
+@pytest.mark.parametrize("deck,seats", [("base", 2), ("base", 4), ("everything", 3), ("star", 5), ("base+creeper-pack", 3)])
+def test_an_end_of_turn_kept_from_the_listing_gives_what_ending_it_again_gives(deck, seats, monkeypatch):
+    """The listing ends the turn on a trial table to judge the next player's plays;
+    when that play is then made, its run takes that table instead of ending the turn
+    again. Two engines play the same events, one listing first (and so reusing) and
+    one never listing: every result and every table must be the same."""
+    reused = []
+    original = Engine._end_turn_for
+
+    def counting(self, player, ev):
+        reused.append(self._reusable is not None and self._reusable.player == player)
+        return original(self, player, ev)
+
+    monkeypatch.setattr(Engine, "_end_turn_for", counting)
+    for seed in range(6):
+        lister, plain = random_position(900 + seed, deck, seats), random_position(900 + seed, deck, seats)
+        rng = random.Random(seed)
+        for _ in range(120):
+            if lister.pending is not None:
+                if lister.pending.decision.chance:
+                    a, b = lister.answer_by_chance(), plain.answer_by_chance()
+                else:
+                    answer = answer_for(lister, rng)
+                    a, b = lister.submit(Event("choose", answer=answer)), plain.submit(Event("choose", answer=answer))
+            else:
+                legal = lister.legal_events()
+                if not legal:
+                    break
+                event = rng.choice(legal)
+                a, b = lister.submit(event), plain.submit(event)
+            assert (a.status, [(e.text, e.cites) for e in a.entries], a.turn_over) == \
+                   (b.status, [(e.text, e.cites) for e in b.entries], b.turn_over)
+            assert lister.state.compact() == plain.state.compact()
+            assert (lister.state.rng.s, lister.state.serial, lister.state.history) == \
+                   (plain.state.rng.s, plain.state.serial, plain.state.history)
+    if deck == "base":       # (other decks often ask at a turn's start: Talk Like a Pirate, Death)
+        assert any(reused), "no kept end of turn was ever used"

@@ -490,7 +490,7 @@ class Engine(Core):
                 for key in dict.fromkeys(st.defs[c].key for pool in pools for c in pool if st.defs[c].type == SURPRISE):
                     out.append(Event("surprise", key, by=p))
         nxt = self.next_player()
-        if nxt != player:
+        if nxt != player and self._turn_ends_for(nxt):    # (before that, the next player may not play)
             for key in dict.fromkeys(st.defs[c].key for c in st.hands[nxt] if st.defs[c].type != UNKNOWN):
                 out.append(Event("play", key, by=nxt))
         return out

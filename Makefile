@@ -37,9 +37,10 @@ $(BROWSER): | $(STAMP)
 
 # Derandomized (hypothesis profile `ci`): the same examples every run; spread by
 # pytest-xdist over three workers (more than the two cores: the app, browser and terminal tests
-# spend much of their time waiting).
+# spend much of their time waiting), handed out one test at a time, the longest first
+# (tests/conftest.py orders them), so that no worker is left alone with a long one at the end.
 test: $(STAMP) $(BROWSER)
-	$(PY) -m pytest -q -n 3
+	$(PY) -m pytest -q -n 3 --maxschedchunk=1
 
 # The same properties with fresh random seeds and FLUXX_FUZZ_FACTOR (default 20) times
 # the examples. A failure prints the example (and a @reproduce_failure blob): add it to

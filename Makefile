@@ -9,13 +9,25 @@ BROWSER := $(VENV)/.browser-tried
 
 .PHONY: run test fuzz bench bench-compare clean
 
-# uv (from PyPI) installs in seconds what pip takes half a minute for; pip stays the
-# fallback where uv cannot be had.
+# uv (from PyPI) installs in seconds what pip takes half a minute for: the system's pip
+# fetches it beside the venv (.venv/uv), and uv installs the project with pip (which
+# tests/test_install.py uses) into a venv made without one (ensurepip alone takes seconds).
+# Where uv cannot be had, ensurepip and pip do it all.
+#
+# uv writes no bytecode, and where PYTHONDONTWRITEBYTECODE is set (it is in this
+# machine's environment) no process writes any either, so each of the test suite's many
+# Python processes would compile Textual, Rich, whoosh, networkx... anew: they are
+# compiled here, once, on every core, with the project's own packages (not the tools no
+# test process imports as Python: pip, setuptools, mypy and mypyc, which run as native
+# code, pygments' lexers). A file that does not compile is only left uncompiled.
+NO_BYTECODE := /site-packages/(pip|setuptools|pkg_resources|_distutils_hack|mypy|mypyc)/|/pygments/lexers/
+PIP_QUIET := --quiet --disable-pip-version-check
 $(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@{ $(PY) -m pip install --quiet --disable-pip-version-check uv && \
-	   $(VENV)/bin/uv pip install --quiet --python $(PY) -e '.[test]'; } || \
-	 $(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
+	@{ $(PYTHON) -m pip install $(PIP_QUIET) --root-user-action=ignore --upgrade --target $(VENV)/uv uv && \
+	   $(VENV)/uv/bin/uv pip install --quiet --python $(PY) -e '.[test]' pip; } || \
+	 { $(PY) -m ensurepip --upgrade >/dev/null && $(PY) -m pip install $(PIP_QUIET) -e '.[test]'; }
+	@$(PY) -m compileall -q -j 0 -x '$(NO_BYTECODE)' $(VENV)/lib adjudicator rulings tui fluxx_judge scenarios >/dev/null || true
 	@touch $(STAMP)
 
 run: $(STAMP)
@@ -37,9 +49,10 @@ $(BROWSER): | $(STAMP)
 
 # Derandomized (hypothesis profile `ci`): the same examples every run; spread by
 # pytest-xdist over three workers (more than the two cores: the app, browser and terminal tests
-# spend much of their time waiting).
+# spend much of their time waiting), handed out one test at a time, the longest first
+# (tests/conftest.py orders them), so that no worker is left alone with a long one at the end.
 test: $(STAMP) $(BROWSER)
-	$(PY) -m pytest -q -n 3
+	$(PY) -m pytest -q -n 3 --maxschedchunk=1
 
 # The same properties with fresh random seeds and FLUXX_FUZZ_FACTOR (default 20) times
 # the examples. A failure prints the example (and a @reproduce_failure blob): add it to

@@ -9,10 +9,13 @@ fresh random seeds and many more examples. Property tests size themselves with
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import json
 import os
+import shutil
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,6 +32,19 @@ def pytest_terminal_summary(terminalreporter):
                 for key, value in getattr(report, "user_properties", ()):
                     if key == "figure":
                         terminalreporter.write_line(str(value))
+
+
+def pytest_collection_modifyitems(items):
+    """The longest tests first, each marked `@pytest.mark.slow(seconds)` with about how
+    long it takes alone: `make test` hands tests to its pytest-xdist workers one at a
+    time (--maxschedchunk=1) in this order, so the long ones start at once, side by
+    side, and the many short ones fill in after them; none is left to run alone at the
+    end. The rest keep pytest's order."""
+    def seconds(item) -> float:
+        mark = item.get_closest_marker("slow")
+        return mark.args[0] if mark and mark.args else 0
+    items.sort(key=seconds, reverse=True)       # stable: ties keep their order
+
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("ci", derandomize=True, database=None, deadline=None, max_examples=100,
@@ -69,6 +85,24 @@ def _private_cache(tmp_path_factory, monkeypatch):
     """Tests never touch the user's real cache (the rulings index lives there)."""
     if "FLUXX_JUDGE_CACHE" not in os.environ:
         monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(tmp_path_factory.mktemp("cache")))
+
+
+def made_once(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder `make` fills once per test run, shared by every pytest-xdist worker (the
+    first to ask makes it, under a lock; the others wait and reuse it). Tests must only
+    read it."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent                  # the run's own temporary folder, above the workers'
+    folder, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
 
 
 def write_scenario(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:

@@ -118,6 +118,7 @@ async def _choose(pilot, option_id: str) -> None:
     await pilot.press("enter")
 
 
+@pytest.mark.slow(8)
 async def test_the_table_editor_declares_a_card_and_offers_it_like_any_other(tmp_path, monkeypatch):
     from test_tui_support import _private_cache, until  # noqa: F401
     from test_tui_table import problems, table_screen

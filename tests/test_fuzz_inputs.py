@@ -4,6 +4,7 @@ message, never an exception escaping to the user."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ QUERY_BITS = st.sampled_from(['"', "'", ":", "card:", "topic:", "edition:", "kin
                               "x" * 50])
 
 
+@pytest.mark.slow(4)
 @settings(max_examples=examples(120))
 @given(st.lists(QUERY_BITS | st.text(max_size=12), max_size=12).map("".join))
 def test_search_never_raises(query):

@@ -230,6 +230,7 @@ sys.exit(0 if reports and not reports[0].error else 1)
 """
 
 
+@pytest.mark.slow(4)
 def test_parallel_ingests_keep_every_file(cache, tmp_path):
     """Several processes importing different files at the same moment: every file's
     rulings end up in the store (a lock around the read-modify-write)."""

@@ -10,13 +10,11 @@ import zipfile
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, made_once
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("install")
-    wheel_dir, site = tmp / "wheel", tmp / "site"
+def _build_and_unpack(folder):
+    wheel_dir, site = folder / "wheel", folder / "site"
     # hatchling comes with the test extra, so no isolated build environment is made (seconds saved)
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
                             "-w", str(wheel_dir), str(REPO)], capture_output=True, text=True)
@@ -26,7 +24,14 @@ def installed(tmp_path_factory):
     with zipfile.ZipFile(wheel) as whl:      # a pure-Python wheel installs by unpacking it
         assert all(not n.endswith((".so", ".pyd")) for n in whl.namelist())
         whl.extractall(site)
-    return tmp, site
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The wheel is built and unpacked once for the whole run (the workers share it);
+    each worker runs it from a folder of its own."""
+    site = made_once(tmp_path_factory, "installed", _build_and_unpack) / "site"
+    return tmp_path_factory.mktemp("install"), site
 
 
 def _run(installed, *args):

@@ -142,6 +142,7 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.slow(6)
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from Linux's /proc")
 def test_a_tab_past_the_limit_is_refused_and_ctrl_c_closes_the_open_tab_and_its_app(tmp_path):
     import asyncio
@@ -219,6 +220,7 @@ def chromium_path() -> str | None:
     return os.environ.get("FLUXX_JUDGE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+@pytest.mark.slow(11)
 def test_the_app_in_a_real_browser(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the `test` extra has it)")
     browser_exe = chromium_path()

@@ -140,6 +140,7 @@ def test_a_typical_three_player_dispute_fits_in_about_300_characters(record_prop
     assert statistics.median(whole) <= 500
 
 
+@pytest.mark.slow(5)
 def test_commands_take_a_share_string_in_place_of_a_file(tmp_path, monkeypatch):
     path = Path(library_path()) / "base" / "goal-replacement-wins-for-opponent.yaml"
     run = lambda *a: subprocess.run([sys.executable, "-m", "fluxx_judge", *a], capture_output=True, text=True,

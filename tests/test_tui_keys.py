@@ -5,6 +5,7 @@ called `[/` on F2), and the Cards screen agreeing with the engine."""
 
 from __future__ import annotations
 
+import pytest
 from textual.screen import ModalScreen
 
 from test_tui_support import _private_cache, until  # noqa: F401 (an autouse fixture)
@@ -25,11 +26,9 @@ events:
   - play: Milk
 """
 
-SCREENS = ("f2", "f3", "f4", "f5")
 NEVER = {"ctrl+q", "ctrl+c", "f1", "f2", "f3", "f4", "f5", "ctrl+p", "question_mark"}
 
 
-APP_DONE: set = set()          # the app's keys pressed so far in this test
 MAIN = {"TableScreen", "ReplayScreen", "RulingsScreen", "InteractionsScreen"}
 
 
@@ -40,7 +39,7 @@ async def close_dialogs(pilot) -> None:
         await pilot.press("escape")
 
 
-def our_keys(app, seen: set) -> list[str]:
+def our_keys(app, seen: set, app_done: set) -> list[str]:
     """One key for each action the app defines on this screen (its own, the app's, and
     the focused widget's when it is one of ours) not pressed yet on this screen
     (`seen`); Textual's own editing keys are not ours."""
@@ -50,30 +49,31 @@ def our_keys(app, seen: set) -> list[str]:
         own = {b.action for b in type(node).__dict__.get("BINDINGS", []) if hasattr(b, "action")}
         if key in NEVER or not type(node).__module__.startswith("tui.") or active.binding.action not in own:
             continue
-        # the app's own keys act the same on every screen: pressed on the first only, but
-        # New, which replaces what every screen shows, on each
+        # the app's own keys act the same on every screen: pressed on the first only
+        # (`app_done`), but New, which replaces what every screen shows, on each
         what = (type(node).__name__, active.binding.action)
         if node is app and active.binding.action != "new":
             what = ("app", active.binding.action)
-        if what not in seen and what not in APP_DONE:
-            (APP_DONE if what[0] == "app" else seen).add(what)
+        if what not in seen and what not in app_done:
+            (app_done if what[0] == "app" else seen).add(what)
             keys.append(key)
     return keys
 
 
-async def press_keys(pilot, where: str, done: set) -> list[str]:
+async def press_keys(pilot, where: str, done: set, app_done: set) -> list[str]:
     pressed = []
-    for key in our_keys(pilot.app, done):
+    for key in our_keys(pilot.app, done, app_done):
         await pilot.press(key)
         pressed.append(f"{where}:{key}")
         await close_dialogs(pilot)
     return pressed
 
 
-async def press_everything(pilot, screens=SCREENS) -> list[str]:
+async def press_everything(pilot, screens: tuple[str, ...]) -> list[str]:
     """Press each key of each screen, and on the Table those of the players and of a zone."""
     app = pilot.app
-    pressed = []
+    pressed: list[str] = []
+    app_done: set = set()
     for fkey in screens:
         done: set = set()
         await pilot.press(fkey)
@@ -81,39 +81,49 @@ async def press_everything(pilot, screens=SCREENS) -> list[str]:
         if fkey == "f2":
             await until(pilot, lambda: app.screen.ready)
             app.screen.query_one("#players").focus()
-            pressed += await press_keys(pilot, "players", done)
+            pressed += await press_keys(pilot, "players", done, app_done)
             zones = list(app.screen.query("ZoneList"))
             zones[-2 if len(zones) > 5 else 0].focus()          # a player's hand, or the rules
             await pilot.pause(0.05)
-            pressed += await press_keys(pilot, "zone", done)
-        pressed += await press_keys(pilot, fkey, done)
+            pressed += await press_keys(pilot, "zone", done, app_done)
+        pressed += await press_keys(pilot, fkey, done, app_done)
     await pilot.press("f1")
     await close_dialogs(pilot)
     return pressed
 
 
-async def test_every_key_from_an_empty_start_then_with_hostile_names(tmp_path, monkeypatch):
+# Two independent runs of the app (pytest-xdist can give them to two workers): from an
+# empty start (Ctrl+N first), and with the hostile scenario open. Each presses the app's
+# own keys once, on its first screen, and must find at least `least` keys in all.
+RUNS = {
+    "empty-start": (False, ("f2", "f3"), 35),
+    "hostile-names": (True, ("f2", "f3", "f4", "f5"), 35),
+}
+
+
+@pytest.mark.slow(12)
+@pytest.mark.parametrize("hostile, screens, least", RUNS.values(), ids=RUNS.keys())
+async def test_every_key_from_an_empty_start_then_with_hostile_names(tmp_path, monkeypatch, hostile, screens, least):
     monkeypatch.chdir(tmp_path)
-    APP_DONE.clear()
     path = tmp_path / "hostile.yaml"
-    path.write_text(HOSTILE, encoding="utf-8")
     app = FluxxJudgeApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+n")                   # before the Table screen was ever shown
-        await until(pilot, lambda: app.current_mode == "table" and getattr(app.screen, "ready", False))
-        pressed = await press_everything(pilot, ("f2", "f3"))
-        app.session.doc = {"format": 1, "table": {"players": []}}       # whatever the keys did: drop it
-        app.session.saved = dict(app.session.doc)
-        app.open_scenario(str(path))
-        await until(pilot, lambda: app.screen.__class__.__name__ == "ReplayScreen" and app.screen.verdict
-                    and app.session.path == str(path))
-        assert "[red]does [/b]" in str(app.screen.query_one("#answer").render())     # shown as typed
-        await pilot.press("f2")
-        await until(pilot, lambda: getattr(app.screen, "ready", False) and app.screen.session is app.session)
-        assert "A[/b]" in str(app.screen.query_one("#players").get_option_at_index(0).prompt)
-        pressed += await press_everything(pilot)
-        assert len(pressed) > 35 and app.return_code is None           # still running
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["hostile.yaml"]   # nothing else written here
+        if not hostile:
+            await pilot.press("ctrl+n")                   # before the Table screen was ever shown
+            await until(pilot, lambda: app.current_mode == "table" and getattr(app.screen, "ready", False))
+        else:
+            path.write_text(HOSTILE, encoding="utf-8")
+            app.open_scenario(str(path))
+            await until(pilot, lambda: app.screen.__class__.__name__ == "ReplayScreen" and app.screen.verdict
+                        and app.session.path == str(path))
+            assert "[red]does [/b]" in str(app.screen.query_one("#answer").render())     # shown as typed
+            await pilot.press("f2")
+            await until(pilot, lambda: getattr(app.screen, "ready", False) and app.screen.session is app.session)
+            assert "A[/b]" in str(app.screen.query_one("#players").get_option_at_index(0).prompt)
+        pressed = await press_everything(pilot, screens)
+        assert len(pressed) >= least and app.return_code is None, pressed        # still running
+    # nothing written where the app was started
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["hostile.yaml"] if hostile else [])
 
 
 async def test_the_cards_screen_agrees_with_the_engine():

@@ -3,6 +3,7 @@ a tab shows its screen, "F1 help" opens the help, "^P commands" the palette."""
 
 from __future__ import annotations
 
+import pytest
 from textual.command import CommandPalette
 
 from test_tui_support import _private_cache, until  # noqa: F401 (an autouse fixture)
@@ -16,6 +17,7 @@ def column_of(app, words: str) -> int:
     return shown.index(words) + 1
 
 
+@pytest.mark.slow(5)
 async def test_a_click_on_a_tab_shows_its_screen_and_help_and_commands_open():
     app = FluxxJudgeApp()
     async with app.run_test(size=(100, 30)) as pilot:

@@ -149,6 +149,7 @@ async def test_the_command_palette_finds_rulings_cards_and_scenarios():
         assert app.screen.rid == "surprise-too-late"
 
 
+@pytest.mark.slow(7)
 async def test_card_page_from_a_ruling_and_from_the_palette():
     """A ruling's card name opens the card's page; the palette's "card page" entry
     reaches the same page by an alias; a ruling listed there opens it."""

@@ -24,6 +24,7 @@ DATA = st.recursive(SCALARS, lambda inner: st.one_of(
     st.lists(inner, max_size=5), st.dictionaries(KEYS, inner, max_size=5)), max_leaves=25)
 
 
+@pytest.mark.slow(4)
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(KEYS, DATA, min_size=1, max_size=6))
 def test_dump_then_load_gives_the_same_data(doc):

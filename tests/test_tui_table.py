@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from textual.widgets import Input
 
 from adjudicator.scenario import load_scenario
@@ -44,6 +45,7 @@ def problems(screen: TableScreen) -> list[str]:
     return [p.message for p in screen.problems]
 
 
+@pytest.mark.slow(9)
 async def test_build_a_position_from_nothing_and_save_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     app = FluxxJudgeApp(start_mode="table")

@@ -50,6 +50,7 @@ def wait_gone(session: str, text: str, timeout: float = 30.0) -> str:
     raise AssertionError(f"{text!r} stayed on the screen; it showed:\n{shown}")
 
 
+@pytest.mark.slow(16)
 def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path):
     if not EXE.exists():
         pytest.skip(f"{EXE} is not installed (`make run` or `make test` installs it)")

@@ -10,11 +10,14 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 
 _ERROR = re.compile(r"^\S+\.py:\d+(:\d+)?: error: ")
 
 
+@pytest.mark.slow(5)
 def test_mypy_passes_on_the_engine_package():
     run = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=300)

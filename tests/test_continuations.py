@@ -82,6 +82,7 @@ def test_a_retired_run_is_carried_out_again_with_the_same_outcome(monkeypatch):
     assert resumed_texts == again_texts
 
 
+@pytest.mark.slow(3)
 def test_library_scenarios_give_the_same_verdict_without_resuming(monkeypatch):
     """Every library scenario that answers a decision, replayed with every pause retired
     (each answer re-running its event), gives byte for byte what it gives resuming."""

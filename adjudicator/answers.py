@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from adjudicator.continuations import Continuation, Pause, Retired
+from adjudicator.continuations import Continuation, Pause
 from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision
 from adjudicator.log import Log
 from adjudicator.mechanics.base import ACTION, DANGER
@@ -27,7 +27,6 @@ class Answers(Log):
     _cont: Continuation | None      # the run under way (a decision pauses it)
     _peeked: bool                   # the run looked ahead for an answer not given yet
     _defaulted: bool                # a trial took a default answer
-    _retiring: list[tuple[Any, ...]]
 
     def _context(self) -> tuple[Any, ...]:
         """The engine's state for the run under way (the driver says what it holds)."""
@@ -57,11 +56,7 @@ class Answers(Log):
                 return self._default_answer(decision)
             if self._pause_blocked or self._cont is None or not self._cont.here():
                 raise NeedDecision(decision)
-            try:
-                Pause.wait(decision)            # the run stops here; an answer brings it back
-            except Retired:
-                self._retiring.append(self._context())
-                raise
+            Pause.wait(decision)                # the run stops here; an answer brings it back
             answer = self._take_answer(decision)
         return self._interpret(decision, answer)
 

@@ -7,10 +7,16 @@ goes back in at that very line, so an event with seven decisions is carried out 
 not seven times.
 
 A paused event keeps a reference to its engine, and its engine to it (the pending
-decision), and the garbage collector cannot see into a paused stack; so the pool keeps
-the newest `LIMIT` paused events and retires older ones (their stacks unwound, the
-engine left exactly as it was). An answer to a retired decision is still right: the
-engine then carries the event out again from its snapshot with every answer so far.
+decision), and the garbage collector cannot see into a paused stack; so each thread's
+pool keeps its newest `LIMIT` paused events and retires older ones (their stacks
+unwound). An answer to a retired decision is still right: the engine then carries the
+event out again from its snapshot with every answer so far. A run belongs to the
+thread that started it (a greenlet cannot switch across threads): answered from
+another thread, the event is carried out again there in the same way.
+
+A retired stack unwinds by `Retired` (GreenletExit), possibly later and in its own
+thread; code that cleans up engine state in a `finally` block asks `retiring()` first
+and leaves the engine alone then, since that run is gone.
 
 >>> run = Continuation(lambda x: x + Pause.wait("how many more?"))
 >>> run.start(1)
@@ -23,15 +29,22 @@ True
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import deque
 from typing import Any, Callable
 
 from greenlet import GreenletExit, getcurrent, greenlet
 
-LIMIT = 64                       # paused events kept at once; older ones are retired
+LIMIT = 64                       # paused events kept at once in each thread; older ones are retired
 
-_paused: deque[weakref.ref[greenlet]] = deque()
+
+class _Pool(threading.local):
+    def __init__(self) -> None:
+        self.paused: deque[weakref.ref[greenlet]] = deque()
+
+
+_pool = _Pool()
 
 
 class Pause:
@@ -48,27 +61,40 @@ class Pause:
     @staticmethod
     def wait(question: Any) -> Any:
         """Pause the running continuation with `question`; returns what `resume` gives.
-        Raises `Retired` (a GreenletExit) when the pool retires it instead."""
+        Raises `Retired` (a GreenletExit) when it is retired instead, or collected."""
         here = getcurrent()
         assert isinstance(here, _Runner) and here.parent is not None
-        return here.parent.switch(Pause(question))
+        try:
+            return here.parent.switch(Pause(question))
+        except Retired:
+            here.retiring = True          # (collected without `_retire`: the same)
+            raise
 
 
 Retired = GreenletExit
 
 
+def retiring() -> bool:
+    """Whether the code running now is a retired run unwinding (see the module's
+    docstring): `finally` blocks leave the engine's state alone then."""
+    return getattr(getcurrent(), "retiring", False)
+
+
 class _Runner(greenlet):
     """A greenlet the pool can tell from any other."""
+
+    retiring = False
 
 
 class Continuation:
     """One event's run: `start` it; it returns a `Pause` or the function's result (or
     raises what the function raised); `resume` a paused one with an answer."""
 
-    __slots__ = ("_glet",)
+    __slots__ = ("_glet", "_thread")
 
     def __init__(self, fn: Callable[..., Any]):
         self._glet = _Runner(fn)
+        self._thread = threading.get_ident()
 
     @property
     def done(self) -> bool:
@@ -77,6 +103,10 @@ class Continuation:
     @property
     def paused(self) -> bool:
         return bool(self._glet) and not self._glet.dead
+
+    def resumable(self) -> bool:
+        """Paused, and in this thread (a run cannot go on in another one)."""
+        return self._thread == threading.get_ident() and self.paused
 
     def here(self) -> bool:
         """Whether the code running now is this run's own."""
@@ -90,11 +120,10 @@ class Continuation:
         return self._switch(value)
 
     def retire(self) -> None:
-        """Unwind a paused run (its `finally` blocks run; the function must leave no
-        trace of it, see `Engine._carry_out`)."""
-        if self.paused:
-            self._glet.parent = getcurrent()
-            self._glet.throw(Retired)
+        """Unwind a paused run of this thread (its `finally` blocks run, asking
+        `retiring()`)."""
+        if self.resumable():
+            _retire(self._glet)
 
     def _switch(self, *args: Any) -> Any:
         self._glet.parent = getcurrent()
@@ -104,14 +133,20 @@ class Continuation:
         return out
 
 
+def _retire(glet: greenlet) -> None:
+    glet.retiring = True
+    glet.parent = getcurrent()
+    glet.throw(Retired)
+
+
 def _keep(glet: greenlet) -> None:
-    """Count a newly paused run; retire the oldest beyond LIMIT."""
-    live = [r for r in _paused if (g := r()) is not None and not g.dead]   # runs that ended by themselves go
+    """Count a newly paused run of this thread; retire the oldest beyond LIMIT."""
+    paused = _pool.paused
+    live = [r for r in paused if (g := r()) is not None and not g.dead]   # runs that ended by themselves go
     live.append(weakref.ref(glet))
-    _paused.clear()
-    _paused.extend(live)
-    while len(_paused) > LIMIT:
-        old = _paused.popleft()()
+    paused.clear()
+    paused.extend(live)
+    while len(paused) > LIMIT:
+        old = paused.popleft()()
         if old is not None and not old.dead:
-            old.parent = getcurrent()
-            old.throw(Retired)
+            _retire(old)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Iterator
 from adjudicator import interactions
 from adjudicator.answers import Answers
 from adjudicator.catalogue import CardDef
+from adjudicator.continuations import retiring
 from adjudicator.decisions import NeedDecision, Rejected
 from adjudicator.events import Event
 from adjudicator.log import Entry
@@ -77,7 +78,8 @@ class Core(Answers, Quantities, Responses):
         try:
             yield
         finally:
-            self._defer -= 1
+            if not retiring():          # (a retired run unwinding leaves the engine alone)
+                self._defer -= 1
         if self._defer == 0:
             self.checkpoint()
 
@@ -121,7 +123,8 @@ class Core(Answers, Quantities, Responses):
             self.check_last_standing()
             self.check_wins()
         finally:
-            self._checking = False
+            if not retiring():
+                self._checking = False
 
     def _follow_attachments(self) -> None:
         """Keep attached Creepers with their Keepers: a Creeper follows its Keeper to

@@ -124,7 +124,6 @@ class Engine(Core):
         self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
         self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
         self._cont: Continuation | None = None    # the run under way (a decision pauses it)
-        self._retiring: list[tuple[Any, ...]] = []   # run contexts to put back once a retired run has unwound
         self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
         self._peeked = False                      # the run looked ahead for an answer not given yet
         self._unseen_known: tuple[list[CardDef], int, bool] | None = None
@@ -240,7 +239,7 @@ class Engine(Core):
 
     def _run(self, pend: _Pending) -> StepResult:
         live, pend.live = pend.live, None
-        if (live is not None and live.owner() is pend and live.run.paused and live.context[0] is self.state):
+        if (live is not None and live.owner() is pend and live.run.resumable() and live.context[0] is self.state):
             # the event goes on from the decision it paused at (`choose` takes the new answer)
             self._set_context(live.context)
             run, args = live.run, None
@@ -291,7 +290,7 @@ class Engine(Core):
             self._cont = None
         if isinstance(out, Pause):
             pend.decision = out.question
-            if run.paused and not self._peeked:
+            if run.resumable() and not self._peeked:
                 pend.live = _Live(run, self._context()[:-1] + (run,), weakref.ref(pend))
             self.pending = pend
             entries = self.entries[pend.shown:]
@@ -309,9 +308,7 @@ class Engine(Core):
         try:
             self._dispatch(ev)
         except Retired:
-            # the pool retired this paused run: its stack has unwound; put back the
-            # engine's state as it stood when that began (see `choose`)
-            self._set_context(self._retiring.pop())
+            pass            # a paused run retired: its stack has unwound, touching nothing
 
     def _refuse_answer(self, pend: _Pending, index: int, reason: str) -> StepResult:
         """An answer the rules forbid (format 1.1, item 6) is refused like an event: the

@@ -147,7 +147,7 @@ def test_paused_runs_are_bounded_and_abandoned_engines_are_freed():
         refs.append(weakref.ref(engine))
         del engine
     gc.collect()
-    live = [r for r in continuations._paused if (g := r()) is not None and not g.dead]
+    live = [r for r in continuations._pool.paused if (g := r()) is not None and not g.dead]
     assert len(live) <= continuations.LIMIT
     assert sum(r() is None for r in refs) >= 40, "engines whose runs were retired should be collectable"
 
@@ -171,3 +171,48 @@ def test_replay_with_decisions_passes(over):
     sc = parse_scenario(strictyaml.parse(scenario(over), "t.yaml"), "t.yaml")
     verdict = replay(sc)
     assert [s.status for s in verdict.steps[1:]] == ["waiting"] * over + ["done"]
+
+
+def test_runs_paused_in_other_threads_are_answered_and_retired_safely():
+    """The app replays in worker threads. A run belongs to its thread: answered from
+    another thread the event is carried out again there, and each thread's pool
+    retires only its own runs (a greenlet cannot switch across threads)."""
+    import threading
+
+    engines, ready, stop, errors = [], threading.Semaphore(0), threading.Event(), []
+
+    def paused_in_a_thread():
+        try:
+            engine = _engine(1)
+            assert engine.submit(Event("play", "Hand Limit 1")).status == "waiting"
+            engines.append(engine)
+        except BaseException as exc:    # reported below, not lost in the thread
+            errors.append(exc)
+        finally:
+            ready.release()
+        stop.wait(30)
+
+    threads = [threading.Thread(target=paused_in_a_thread, daemon=True) for _ in range(continuations.LIMIT + 6)]
+    for t in threads:
+        t.start()
+    for _ in threads:
+        ready.acquire()
+    outcome: list = []
+
+    def here():
+        try:
+            mine = _engine(1)
+            outcome.append(mine.submit(Event("play", "Hand Limit 1")).status)
+            theirs = engines[0]
+            answer = [theirs.state.name(theirs.pending.decision.options[0])]
+            outcome.append(theirs.submit(Event("choose", answer=answer)).status)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=here, daemon=True)
+    worker.start()
+    worker.join(20)
+    stop.set()
+    assert not errors, errors
+    assert not worker.is_alive(), "answering across threads hung"
+    assert outcome == ["waiting", "done"]

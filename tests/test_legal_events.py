@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from adjudicator.engine import Engine
 from adjudicator.events import Event
 from tests.conftest import examples
-from tests.test_property_play import DECKS, SEATS, answer_for, random_position
+from tests.test_property_play import DECKS, SEATS, answer_for, answer_pending, random_position
 
 
 def by_trial(engine: Engine) -> list[Event]:
@@ -43,10 +43,7 @@ def play_comparing(engine: Engine, rng: random.Random, steps: int) -> int:
     compared = 0
     for _ in range(steps):
         if engine.pending is not None:
-            if engine.pending.decision.chance:
-                engine.answer_by_chance()
-            else:
-                assert engine.submit(Event("choose", answer=answer_for(engine, rng))).status != "rejected"
+            answer_pending(engine, rng)
             continue
         before = engine.state.compact()
         legal = engine.legal_events()
@@ -85,10 +82,7 @@ def test_a_next_players_play_is_judged_after_the_turn_ends():
         rng = random.Random(seed)
         for _ in range(60):
             if engine.pending is not None:
-                if engine.pending.decision.chance:
-                    engine.answer_by_chance()
-                else:
-                    engine.submit(Event("choose", answer=answer_for(engine, rng)))
+                answer_pending(engine, rng)
                 continue
             legal = engine.legal_events()
             later = [e for e in legal if e.verb == "play" and e.by != engine.state.active_player]

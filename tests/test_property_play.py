@@ -120,6 +120,16 @@ def answer_for(engine: Engine, rng: random.Random):
     raise AssertionError(f"unexpected decision {d.kind}")
 
 
+def answer_pending(engine: Engine, rng: random.Random):
+    """Answer the pending decision at random (chance by the table's generator); the
+    answer must be accepted. Returns the step's result."""
+    if engine.pending.decision.chance:
+        return engine.answer_by_chance()
+    result = engine.submit(Event("choose", answer=answer_for(engine, rng)))
+    assert result.status != "rejected", result.reason
+    return result
+
+
 def quantities(engine: Engine) -> tuple:
     st_ = engine.state
     return (engine.draw_total(st_.active_player), engine.draws_owed(), engine.play_quota(st_.active_player),
@@ -222,10 +232,7 @@ def play_with_reveals(engine: Engine, rng: random.Random, steps: int) -> int:
     revealed = 0
     for _ in range(steps):
         if engine.pending is not None:
-            if engine.pending.decision.chance:
-                engine.answer_by_chance()
-            else:
-                assert engine.submit(Event("choose", answer=answer_for(engine, rng))).status != "rejected"
+            answer_pending(engine, rng)
         else:
             moves = [m for g in legal_moves(engine) for m in g.moves]
             if not moves:

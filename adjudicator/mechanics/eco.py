@@ -29,8 +29,7 @@ def _holds(e, player: str, name: str) -> list[int]:
 # Goals
 # =============================================================================
 def poisoned(e, player: str) -> bool:
-    """Whether `player` has a working Poison in front of them."""
-    st = e.state
+    """Whether `player` has a working card that makes their food uneatable (Poison)."""
     return bool(e.with_effect("food_uneatable", player))
 
 

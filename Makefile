@@ -19,8 +19,9 @@ BROWSER := $(VENV)/.browser-tried
 # Python processes would compile Textual, Rich, whoosh, networkx... anew: they are
 # compiled here, once, on every core, with the project's own packages (not the tools no
 # test process imports as Python: pip, setuptools, mypy and mypyc, which run as native
-# code, pygments' lexers). A file that does not compile is only left uncompiled.
-NO_BYTECODE := /site-packages/(pip|setuptools|pkg_resources|_distutils_hack|mypy|mypyc)/|/pygments/lexers/
+# code, pygments' lexers, the installed packages' own tests). A file that does not
+# compile is only left uncompiled.
+NO_BYTECODE := /site-packages/(pip|setuptools|pkg_resources|_distutils_hack|mypy|mypyc)/|/pygments/lexers/|/tests?/
 PIP_QUIET := --quiet --disable-pip-version-check
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)

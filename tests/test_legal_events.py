@@ -63,7 +63,7 @@ def test_cheap_listing_matches_trials_on_every_deck_and_table_size(deck):
     compared = 0
     for seats in SEATS:
         engine = random_position(7_000 + seats, deck, seats)
-        compared += play_comparing(engine, random.Random(seats * 31), 40)
+        compared += play_comparing(engine, random.Random(seats * 31), 30)
     assert compared >= 6 * 5, "too few positions compared to mean anything"
 
 

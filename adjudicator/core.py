@@ -33,6 +33,7 @@ from adjudicator.mechanics.base import (
 )
 from adjudicator.quantities import Quantities
 from adjudicator.responses import Responses
+from adjudicator.settling import SETTLING, follow_attachments
 from adjudicator.state import State, TempHand
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -95,9 +96,8 @@ class Core(Answers, Quantities, Responses):
             st = self.state
             if st.game_over:
                 return
-            self._follow_attachments()
-            self._reveal_secrets()
-            self._notice_goal_change()
+            for settle in SETTLING:
+                settle(self)
             defs = st.defs
             for p in self.seat_order():
                 for k in [k for k in st.keepers[p] if "on_checkpoint" in defs[k].impl.overridden]:
@@ -119,88 +119,12 @@ class Core(Answers, Quantities, Responses):
                              "rule-new-rule-immediate")
             for p in self.seat_order(skip_active=True):
                 self.comply_with_limits(p, when_played=True)
-            self._follow_attachments()        # a Keeper discarded for a limit takes its Creeper along
+            follow_attachments(self)          # a Keeper discarded for a limit takes its Creeper along
             self.check_last_standing()
             self.check_wins()
         finally:
             if not retiring():
                 self._checking = False
-
-    def _follow_attachments(self) -> None:
-        """Keep attached Creepers with their Keepers: a Creeper follows its Keeper to
-        another player and is discarded when the Keeper leaves play; discarding the
-        Creeper by an effect that does not detach it discards its Keeper too; and an
-        attaching Creeper whose holder has a Keeper it can go on is attached to it at
-        once, however that Keeper arrived (a choice when several fit)."""
-        st = self.state
-        for creeper, keeper in list(st.attachments.items()):
-            holder = st.owner_of_keeper(creeper)
-            owner = st.owner_of_keeper(keeper)
-            if holder is None:                    # the Creeper itself has left play
-                del st.attachments[creeper]
-                if owner is not None and creeper in st.discard:
-                    self.take_from_play(keeper, owner)
-                    self.land(keeper, st.discard, top=True)
-                    self.say(f"{self.name(creeper)} was discarded while attached to {self.name(keeper)}, and nothing "
-                             "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
-                continue
-            if owner is None:
-                del st.attachments[creeper]
-                st.keepers[holder].remove(creeper)
-                st.discard.insert(0, creeper)
-                self.say(f"{self.name(keeper)} left play, so the {self.name(creeper)} attached to it is discarded too.",
-                         "attached-pair-discarded-together")
-            elif owner != holder:
-                st.keepers[holder].remove(creeper)
-                st.keepers[owner].append(creeper)
-                self.say(f"{self.name(creeper)} stays attached to {self.name(keeper)} and moves with it to {owner}.",
-                         "attached-pair-discarded-together")
-        defs = st.defs
-        for p in self.seat_order():
-            for creeper in [c for c in st.keepers[p] if defs[c].impl.attaches]:
-                impl = defs[creeper].impl
-                if creeper in st.attachments or creeper not in st.keepers[p]:
-                    continue
-                fits = [k for k in st.keepers[p] if impl.can_attach_to(st.defs[creeper], st.defs[k])]
-                if not fits:
-                    continue
-                k = self.choose("card", p, f"{p} picks the Keeper {self.name(creeper)} attaches to", fits)
-                st.attachments[creeper] = k
-                self.say(f"{self.name(creeper)} attaches to {p}'s {self.name(k)} at once" +
-                         (", switching off its power." if impl.switches_off_power else "."),
-                         "rule-creeper-placement", "creeper-attaches-when-keeper-arrives")
-
-    def _notice_goal_change(self) -> None:
-        """Cards that react when the Goal changes (Radioactive Potato) react to every
-        change to the set of Goals in play since the last checkpoint, by any route: a
-        Goal replaced, added, or gone (Double Agenda leaving, the last Goal trashed)."""
-        st = self.state
-        now = frozenset(st.goals)
-        if st.goals_seen is None or st.goals_seen == now:
-            st.goals_seen = now
-            return
-        st.goals_seen = now
-        # collected first: a card that moves must not react twice
-        reactors = [(k, p) for p in st.players for k in st.keepers[p]
-                    if "on_goal_change" in st.defs[k].impl.overridden]
-        for k, p in reactors:
-            if k in st.keepers[p]:
-                st.defs[k].impl.on_goal_change(self, k, p)
-
-    def _reveal_secrets(self) -> None:
-        """A Secret that has left the hand it was in, by any route, is revealed and its
-        holder must carry it out."""
-        st = self.state
-        now = {c: p for p in st.players for c in st.hands[p] if st.defs[c].type == SECRET}
-        for card, holder in list(st.secrets.items()):
-            if now.get(card) != holder and holder in st.players:
-                where = next((f"{p}'s hand" for p in st.players if card in st.hands[p]), None) or \
-                    ("the discard pile" if card in st.discard else "play")
-                self.say(f"{self.name(card)} has left {holder}'s hand (it is now in {where}): {holder} must reveal it "
-                         "and carry out what it says.", "rule-secret-leaves-hand")
-                st.secrets = {c: p for c, p in st.secrets.items() if c != card}
-                st.defs[card].impl.on_reveal(self, card, holder)
-        st.secrets = now
 
     def eliminate(self, player: str, by: str) -> None:
         """Knock `player` out of the game: their hand and Keepers are discarded."""

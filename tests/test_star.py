@@ -14,6 +14,7 @@ from fluxx_judge.cli import _scenario_files, main
 from adjudicator.engine import Engine
 from adjudicator.events import Event
 from adjudicator.replay import replay_file
+from adjudicator.settling import follow_attachments
 from adjudicator.state import State
 from tests.conftest import REPO, write_scenario, run_scenario as run
 
@@ -570,7 +571,7 @@ def test_random_star_play_keeps_every_card(seed):
         if e.pending is None:
             # an attached Creeper is with its Keeper once the checkpoint has settled the table
             settled = Engine(e.cat, e.state.clone())
-            settled._follow_attachments()
+            follow_attachments(settled)
             st = settled.state
             for creeper, keeper in st.attachments.items():
                 assert st.owner_of_keeper(creeper) == st.owner_of_keeper(keeper) is not None

@@ -28,10 +28,6 @@ class Answers(Log):
     _peeked: bool                   # the run looked ahead for an answer not given yet
     _defaulted: bool                # a trial took a default answer
 
-    def _context(self) -> tuple[Any, ...]:
-        """The engine's state for the run under way (the driver says what it holds)."""
-        raise NotImplementedError
-
     def choose(self, kind: str, by: str, prompt: str, options: list[Any], *,
                count: int | None = None, minimum: int | None = None, chance: bool = False,
                cites: tuple[str, ...] = (), fate: tuple[str, str] | None = None) -> Any:

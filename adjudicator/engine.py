@@ -228,7 +228,7 @@ class Engine(Core):
     # the engine's state for the run under way: saved when a run pauses or a trial
     # steps aside, put back when it goes on
     _CONTEXT = ("state", "entries", "_answers", "_next_answer", "_defer", "_checking", "_dirty", "_said_tie",
-                "_said_stall", "_claim_notes", "_resume", "_resumed", "_event_turn", "_preempted", "_probing", "_peeked", "_cont")
+                "_said_stall", "_claim_notes", "_resume", "_resumed", "_event_turn", "_preempted", "_probing", "_peeked")
 
     def _context(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._CONTEXT)
@@ -243,6 +243,7 @@ class Engine(Core):
             # the event goes on from the decision it paused at (`choose` takes the new answer)
             self._set_context(live.context)
             run, args = live.run, None
+            self._cont = run
         else:
             self.state = pend.snapshot.clone()
             self.state.serial += 1
@@ -291,7 +292,7 @@ class Engine(Core):
         if isinstance(out, Pause):
             pend.decision = out.question
             if run.resumable() and not self._peeked:
-                pend.live = _Live(run, self._context()[:-1] + (run,), weakref.ref(pend))
+                pend.live = _Live(run, self._context(), weakref.ref(pend))
             self.pending = pend
             entries = self.entries[pend.shown:]
             pend.shown = len(self.entries)

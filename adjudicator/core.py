@@ -25,7 +25,7 @@ from adjudicator import interactions
 from adjudicator.answers import Answers
 from adjudicator.catalogue import CardDef
 from adjudicator.continuations import retiring
-from adjudicator.decisions import NeedDecision, Rejected
+from adjudicator.decisions import GameEnded, NeedDecision, Rejected
 from adjudicator.events import Event
 from adjudicator.log import Entry
 from adjudicator.mechanics.base import (
@@ -33,8 +33,8 @@ from adjudicator.mechanics.base import (
 )
 from adjudicator.quantities import Quantities
 from adjudicator.responses import Responses
-from adjudicator.settling import SETTLING, follow_attachments
 from adjudicator.state import State, TempHand
+from adjudicator.systems import KNOCK_OUTS, System, present
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.engine import _Pending
@@ -45,10 +45,6 @@ def _swap_card(st: State, old: int, new: int) -> None:
     for pool in list(st.hands.values()) + [t.cards for t in st.temp_hands]:
         if old in pool:
             pool[pool.index(old)] = new
-
-
-class _GameEnded(Exception):
-    """Raised when a player wins or everyone loses: nothing more of the event happens."""
 
 
 class Core(Answers, Quantities, Responses):
@@ -71,6 +67,18 @@ class Core(Answers, Quantities, Responses):
         if self._graph is None:
             self._graph = interactions.graph_for(self.cat)
         return self._graph
+
+    _systems: tuple[list[CardDef], int, bool, tuple[System, ...]] | None = None
+
+    def systems(self) -> tuple[System, ...]:
+        """The parts of the rules this game's cards use (`adjudicator.systems`). Card
+        definitions only grow (an unseen card revealed), so the answer is kept until
+        they do (or a player is knocked out)."""
+        st = self.state
+        memo = self._systems
+        if memo is None or memo[0] is not st.defs or memo[1] != len(st.defs) or memo[2] != bool(st.eliminated):
+            memo = self._systems = (st.defs, len(st.defs), bool(st.eliminated), present(st.defs, st.eliminated))
+        return memo[3]
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
@@ -96,8 +104,9 @@ class Core(Answers, Quantities, Responses):
             st = self.state
             if st.game_over:
                 return
-            for settle in SETTLING:
-                settle(self)
+            systems = self.systems()
+            for system in systems:
+                system.settle(self)
             defs = st.defs
             for p in self.seat_order():
                 for k in [k for k in st.keepers[p] if "on_checkpoint" in defs[k].impl.overridden]:
@@ -119,41 +128,17 @@ class Core(Answers, Quantities, Responses):
                              "rule-new-rule-immediate")
             for p in self.seat_order(skip_active=True):
                 self.comply_with_limits(p, when_played=True)
-            follow_attachments(self)          # a Keeper discarded for a limit takes its Creeper along
-            self.check_last_standing()
+            for system in systems:
+                system.after_limits(self)
             self.check_wins()
         finally:
             if not retiring():
                 self._checking = False
 
     def eliminate(self, player: str, by: str) -> None:
-        """Knock `player` out of the game: their hand and Keepers are discarded."""
-        st = self.state
-        if player in st.eliminated:
-            return
-        final = self.with_effect("no_rejoining")
-        gone = list(st.hands[player]) + [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
-        st.hands[player] = []
-        st.keepers[player] = [k for k in st.keepers[player] if st.defs[k].type != KEEPER]
-        for c in gone:
-            st.discard.insert(0, c)
-            st.attachments.pop(c, None)
-        self.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} cards).",
-                 "rule-danger-elimination")
-        if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
-            self.say("The rulebook names only the hand and the Keepers, so the seeds are silent on Creepers: the engine "
-                     f"leaves {player}'s Creepers in front of them.", "rule-danger-elimination")
-        if self._knocked_out_rejoins(player):
-            return
-        if st.two_player and not final:
-            self.say(f"In a game begun with two players, knocking out the opponent is no win before The Final Act: "
-                     f"{player} jumps straight back in.", "rule-danger-two-player")
-            self.deal_in(player)
-            return
-        st.eliminated.append(player)
-        st.waiting[player] = []
-        if player == st.active_player:
-            self.end_turn(f"{player} was knocked out", immediately=True)
+        """Knock `player` out of the game: their hand and Keepers are discarded
+        (`systems.KnockOuts`)."""
+        KNOCK_OUTS.eliminate(self, player, by)
 
     # -- what a variant of the game does differently (Solo Fluxx: adjudicator.solo) ----
     def _knocked_out_rejoins(self, player: str) -> bool:
@@ -179,14 +164,6 @@ class Core(Answers, Quantities, Responses):
         something there (Solo Fluxx turns up a rule): the player whose turn is next,
         or None to go on as usual."""
         return None
-
-    def check_last_standing(self) -> None:
-        st = self.state
-        standing = [p for p in st.players if p not in st.eliminated]
-        if st.eliminated and len(standing) == 1 and not st.game_over:
-            st.winner = standing[0]
-            self.say(f"Only {standing[0]} is left in the game, so {standing[0]} wins.", "rule-danger-elimination")
-            raise _GameEnded()
 
     def deal_in(self, player: str) -> None:
         self.draw(player, 3, why="a fresh hand")
@@ -325,7 +302,7 @@ class Core(Answers, Quantities, Responses):
             if met:
                 self.say(f"A Goal is met at the same moment ({', '.join(sorted(met))}); the seeds are silent on this, and "
                          "the engine lets the Ungoal end the game, since it ends it immediately.", "rule-ungoal-all-lose")
-            raise _GameEnded()
+            raise GameEnded()
         if met and self._score(met):
             return
         if len(met) == 1:
@@ -338,7 +315,7 @@ class Core(Answers, Quantities, Responses):
             extra = [c for g in goals for c in st.defs[g].impl.win_cites(self, g)]
             self.say(f"{player} meets {self.names(goals)} and wins at once{whose}.", "rule-win-instantly-any-turn", *extra,
                      kind="win")
-            raise _GameEnded()
+            raise GameEnded()
         elif len(met) > 1:
             key = frozenset(met)
             if key != self._said_tie:
@@ -574,7 +551,7 @@ class Core(Answers, Quantities, Responses):
         # makes (10 Cards in Hand) happens now, before a trade or a steal it would cause
         try:
             self.checkpoint()
-        except _GameEnded:
+        except GameEnded:
             if st.winner is not None:
                 self.say(f"{d.name} left {player}'s hand before doing anything, and the win came at that instant: "
                          f"{d.name} is never carried out.", "played-card-leaves-hand-first")
@@ -906,7 +883,7 @@ class Core(Answers, Quantities, Responses):
         of the scenario format: `join: NAME`)."""
         st = self.state
         if name in st.eliminated:
-            return self._rejoin(name)
+            return KNOCK_OUTS.rejoin(self, name)
         if name in st.players:
             raise Rejected(f"{name} is already at the table")
         if st.game_over:
@@ -916,24 +893,6 @@ class Core(Answers, Quantities, Responses):
         st.keepers[name] = []
         self.say(f"{name} jumps in and is dealt a hand of 3 cards.", "rule-jumping-in")
         self.draw(name, 3, why="jumping in")
-        self.checkpoint()
-
-    def _rejoin(self, name: str) -> None:
-        st = self.state
-        if self.with_effect("no_rejoining"):
-            raise Rejected(f"The Final Act is in force, so {name} cannot come back into the game",
-                           "rule-danger-rejoin-limits", ("rule-meta-rules-persist",))
-        missing = [p for p in st.players if p not in st.eliminated and p not in st.waiting.get(name, [])]
-        if missing:
-            raise Rejected(f"{name} may come back only once every other player has completed a turn since the knock-out; "
-                           f"still to play: {', '.join(missing)}", "rule-danger-rejoin-wait", ("rule-jumping-in",))
-        if not st.draw_pile:
-            raise Rejected(f"{name} may come back only if at least one card can be drawn before the discard pile is "
-                           "reshuffled, and the draw pile is empty", "rule-danger-rejoin-limits")
-        st.eliminated.remove(name)
-        st.waiting.pop(name, None)
-        self.say(f"{name} jumps back into the game with a fresh hand of 3.", "rule-danger-rejoin-wait", "rule-jumping-in")
-        self.deal_in(name)
         self.checkpoint()
 
     def _event_leave(self, name: str) -> None:
@@ -1068,9 +1027,8 @@ class Core(Answers, Quantities, Responses):
         else:
             self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence", kind="turn_end")
         self.comply_with_limits(player)
-        for out in st.waiting.values():
-            if player not in out:
-                out.append(player)
+        for system in self.systems():
+            system.turn_ended(self, player)
         if self.hand_limit() is not None or self.keeper_limit() is not None:
             self.say(f"{player} now has to respect the limits, as it is no longer their turn.",
                      "rule-limits-only-off-turn", *(("turn-end-still-limits",) if immediately else ()))

@@ -100,6 +100,10 @@ class Rejected(Exception):
         self.cites = tuple(dict.fromkeys(((ruling,) if ruling else ()) + tuple(cites)))
 
 
+class GameEnded(Exception):
+    """Raised when a player wins or everyone loses: nothing more of the event happens."""
+
+
 class BadAnswer(Exception):
     """A scripted answer that does not fit the decision it was given to. `forbidden`:
     a well-formed answer that the rules do not allow (a card that is not an option, the

@@ -21,8 +21,8 @@ from typing import Any, Iterator
 
 from adjudicator.catalogue import CardDef, Catalogue
 from adjudicator.continuations import Continuation, Pause, Retired
-from adjudicator.core import Core, _GameEnded
-from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision, Rejected
+from adjudicator.core import Core
+from adjudicator.decisions import Answer, BadAnswer, Decision, GameEnded, NeedDecision, Rejected
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.log import Entry, StepResult, cites_of
@@ -269,7 +269,7 @@ class Engine(Core):
                 raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}")
         except NeedDecision as need:          # asked where a run cannot pause: it ended there
             out = Pause(need.decision)
-        except _GameEnded:
+        except GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
             st = self.state
             for c in list(st.resolving):
@@ -421,7 +421,7 @@ class Engine(Core):
                     out.append(None)
                 except Rejected as refusal:
                     out.append(refusal)
-                except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
+                except (NeedDecision, BadAnswer, ScenarioFault, GameEnded):
                     out.append(None)
             return out
 
@@ -450,7 +450,7 @@ class Engine(Core):
             except Rejected as refusal:
                 yield _TurnEndOutcome(refusal)
                 return
-            except (NeedDecision, BadAnswer, ScenarioFault, _GameEnded):
+            except (NeedDecision, BadAnswer, ScenarioFault, GameEnded):
                 yield _TurnEndOutcome(None)
                 return
             if listing and not self._defaulted and not self.exhaustive:

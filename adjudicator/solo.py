@@ -9,7 +9,7 @@ asking for it.
 
 from __future__ import annotations
 
-from adjudicator.core import _GameEnded
+from adjudicator.decisions import GameEnded
 from adjudicator.engine import Engine
 
 
@@ -92,4 +92,4 @@ class SoloFluxx(Engine):
         st.ended = True
         self.say(f"Solo Fluxx ends because {why}; the score is {len(st.scored)} Goal{'s' if len(st.scored) != 1 else ''}.",
                  "rule-solo-end-and-score", "rule-reshuffle-discard-pile")
-        raise _GameEnded()
+        raise GameEnded()

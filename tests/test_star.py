@@ -14,7 +14,7 @@ from fluxx_judge.cli import _scenario_files, main
 from adjudicator.engine import Engine
 from adjudicator.events import Event
 from adjudicator.replay import replay_file
-from adjudicator.settling import follow_attachments
+from adjudicator.systems import follow_attachments
 from adjudicator.state import State
 from tests.conftest import REPO, write_scenario, run_scenario as run
 

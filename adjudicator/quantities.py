@@ -1,9 +1,11 @@
 """Derived quantities: cards to draw, plays owed, limits, Goal slots, numerals.
 
-Nothing here is stored between events; every figure is worked out from the cards in
-play when it is asked for, so a rule that arrives or leaves changes it at once. While
-the table cannot change (`table_frozen`: listing the legal events), each figure is
-worked out once. Every printed number goes through `num`, the one place Inflation acts.
+Every figure is worked out from the cards in play, so a rule that arrives or leaves
+changes it at once. The figures that depend only on the cards face up (draws, plays,
+limits, Goal slots) are kept per face-up table (`Quantities.face_up`): a draw, a
+discard or a play of an Action leaves them as they were, and they are not worked out
+again until a rule, a Keeper or the turn changes. Every printed number goes through
+`num`, the one place Inflation acts.
 """
 
 from __future__ import annotations
@@ -23,18 +25,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _memoized(fn: F) -> F:
-    """A figure worked out once per frozen table (see `Quantities.table_frozen`)."""
+    """A figure that depends only on the cards face up on the table and the turn's
+    owner (see `Quantities.face_up`): worked out once for each such table."""
     name = fn.__name__
 
     @wraps(fn)
     def figure(self: "Quantities", *args: Any) -> Any:
-        memo = self._memo
-        if memo is None or self.state is not self._memo_table:
-            return fn(self, *args)
-        key = (name, args)
-        if key not in memo:
-            memo[key] = fn(self, *args)
-        return memo[key]
+        key = (name, args, self.face_up())
+        memo = self._figures
+        try:
+            return memo[key]
+        except KeyError:
+            value = memo[key] = fn(self, *args)
+            return value
 
     return figure  # type: ignore[return-value]
 
@@ -44,25 +47,47 @@ class Quantities:
     engine itself, `self.engine`)."""
 
     state: "State"
-    _memo: dict[tuple[str, tuple[Any, ...]], Any] | None = None
-    _memo_table: "State | None" = None
+    _figures: dict[tuple[str, tuple[Any, ...], tuple[Any, ...]], Any]
+    _figures_for: "list[Any] | None" = None
+    _frozen: "tuple[State, tuple[Any, ...]] | None" = None
 
     @property
     def engine(self) -> "Engine":
         raise NotImplementedError            # (the Engine is itself)
 
+    def face_up(self) -> tuple[Any, ...]:
+        """Everything the memoized figures (draws, plays, limits, Goal slots) may read:
+        the rules and Meta Rules in order, every player's Keepers and Creepers and what
+        is attached to what, the players still in, whose turn it is, whether it began
+        with an empty hand, and the bonuses the table granted this turn. Two tables
+        alike in these have the same figures, so each is worked out once per such table
+        (per engine: card ids mean the same cards only within one game)."""
+        st = self.state
+        frozen = self._frozen
+        if frozen is not None and frozen[0] is st:
+            return frozen[1]
+        if self._figures_for is not st.defs:
+            self._figures, self._figures_for = {}, st.defs
+        elif len(self._figures) > 4096:      # (a long game sees many tables: keep the memo small)
+            self._figures = {}
+        keepers = st.keepers
+        return (tuple(st.rules), tuple(st.meta_rules), st.basic, tuple(st.players),
+                tuple([tuple(keepers[p]) for p in st.players]),
+                tuple(st.attachments.items()) if st.attachments else (), tuple(st.eliminated),
+                st.active, st.started_empty, tuple(st.claims))
+
     @contextmanager
     def table_frozen(self) -> Iterator[None]:
-        """Inside, `self.state` does not change: each figure about it is worked out once.
-        A trial that steps aside to a copy of the table works its own out as usual."""
-        if self._memo is not None:
+        """Inside, `self.state` does not change: what the figures read is taken once.
+        A trial that steps aside to a copy of the table takes its own as usual."""
+        if self._frozen is not None:
             yield
             return
-        self._memo, self._memo_table = {}, self.state
+        self._frozen = (self.state, self.face_up())
         try:
             yield
         finally:
-            self._memo, self._memo_table = None, None
+            self._frozen = None
 
     # -- numerals --------------------------------------------------------------
     def inflation(self) -> int:
@@ -117,6 +142,7 @@ class Quantities:
                     return value
         return None
 
+    @_memoized
     def draw_rule(self) -> int:
         return self._first("draw_base") or 0
 
@@ -165,7 +191,6 @@ class Quantities:
             return ("n", max(0, value + bonus))
         return ("all_but", max(0, value - bonus))
 
-    @_memoized
     def plays_left(self) -> int:
         """Plays the active player can actually still make this turn (cards to play them
         with included): the figure Get On With It, Swap Plays and turn ends use."""

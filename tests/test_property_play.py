@@ -131,9 +131,13 @@ def answer_pending(engine: Engine, rng: random.Random):
 
 
 def quantities(engine: Engine) -> tuple:
+    """Every derived figure, for every player: an engine that kept a figure from an
+    earlier table (`Quantities.face_up`) differs here from a fresh one."""
     st_ = engine.state
-    return (engine.draw_total(st_.active_player), engine.draws_owed(), engine.play_quota(st_.active_player),
-            engine.plays_left(), engine.hand_limit(), engine.keeper_limit(), engine.agenda_size(), engine.inflation())
+    each = [(engine.draw_total(p), engine.play_quota(p), engine.hand_limit(p), engine.keeper_limit(p))
+            for p in st_.players]
+    return (each, engine.draws_owed(), engine.draw_rule(), engine.plays_left(), engine.hand_limit(),
+            engine.keeper_limit(), engine.agenda_size(), engine.inflation())
 
 
 def check_invariants(engine: Engine, total: int) -> None:

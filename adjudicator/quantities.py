@@ -240,6 +240,17 @@ class Quantities:
     def agenda_size(self) -> int:
         return self._first("agenda") or 1
 
+    @_memoized
+    def in_front(self, player: str) -> frozenset[str]:
+        """The names of the cards in front of `player`, and each of their tags written
+        `tag:NAME` (what Goals ask for)."""
+        defs = self.state.defs
+        out = set()
+        for k in self.state.keepers[player]:
+            out.add(defs[k].name)
+            out.update("tag:" + t for t in defs[k].tags)
+        return frozenset(out)
+
     def keeper_count(self, player: str) -> int:
         st = self.state
         return sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER)

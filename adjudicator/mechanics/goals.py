@@ -10,11 +10,7 @@ _GOALS = frozenset({GOAL, UNGOAL})
 
 def _has(e, player: str, wanted: str) -> bool:
     """A Keeper/Creeper named `wanted` (or any with the tag, written `tag:NAME`) in front of player."""
-    st = e.state
-    if wanted.startswith("tag:"):
-        tag = wanted[4:]
-        return any(tag in st.defs[k].tags for k in st.keepers[player])
-    return any(st.defs[k].name == wanted for k in st.keepers[player])
+    return wanted in e.in_front(player)
 
 
 def _count_any(e, player: str, wanted: list[str]) -> int:
@@ -75,12 +71,13 @@ class KeeperGoal(Mechanic):
     def winners(self, e, card):
         st = e.state
         p_ = st.defs[card].params
-        if any(_has(e, p, n) for n in p_["nobody_has"] for p in st.players):
+        if p_["nobody_has"] and any(_has(e, p, n) for n in p_["nobody_has"] for p in st.players):
             return set()
         need_any = e.num(card, "any_count") if p_["any_count"] else 0
         out = set()
         for p in st.players:
-            if not all(_has(e, p, n) for n in p_["needs"]) or not all(_has(e, p, n) for n in p_["needs_creepers"]):
+            held = e.in_front(p)
+            if not all(n in held for n in p_["needs"]) or not all(n in held for n in p_["needs_creepers"]):
                 continue
             if need_any and _count_any(e, p, p_["any_of"]) < need_any:
                 continue

@@ -24,22 +24,35 @@ if TYPE_CHECKING:  # pragma: no cover
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _memoized(fn: F) -> F:
-    """A figure that depends only on the cards face up on the table and the turn's
-    owner (see `Quantities.face_up`): worked out once for each such table."""
-    name = fn.__name__
+def _kept(face_up_only: bool) -> Callable[[F], F]:
+    """A figure kept instead of worked out again: while the table is frozen (see
+    `Quantities.table_frozen`) every figure is kept; one that depends only on the
+    cards face up on the table and the turn's owner (`face_up_only`, see
+    `Quantities.face_up`) is kept per such table at all times."""
+    def decorate(fn: F) -> F:
+        name = fn.__name__
 
-    @wraps(fn)
-    def figure(self: "Quantities", *args: Any) -> Any:
-        key = (name, args, self.face_up())
-        memo = self._figures
-        try:
-            return memo[key]
-        except KeyError:
-            value = memo[key] = fn(self, *args)
-            return value
+        @wraps(fn)
+        def figure(self: "Quantities", *args: Any) -> Any:
+            frozen = self._frozen
+            if frozen is not None and frozen[0] is self.state:
+                memo = frozen[1]
+            elif face_up_only:
+                memo = self._figures_here()
+            else:
+                return fn(self, *args)
+            key = (name, args)
+            try:
+                return memo[key]
+            except KeyError:
+                value = memo[key] = fn(self, *args)
+                return value
 
-    return figure  # type: ignore[return-value]
+        return figure  # type: ignore[return-value]
+    return decorate
+
+
+_memoized = _kept(face_up_only=True)
 
 
 class Quantities:
@@ -47,43 +60,51 @@ class Quantities:
     engine itself, `self.engine`)."""
 
     state: "State"
-    _figures: dict[tuple[str, tuple[Any, ...], tuple[Any, ...]], Any]
+    _figures: dict[tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]]
     _figures_for: "list[Any] | None" = None
-    _frozen: "tuple[State, tuple[Any, ...]] | None" = None
+    _last: tuple[tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]] = ((), {})
+    _frozen: "tuple[State, dict[tuple[str, tuple[Any, ...]], Any]] | None" = None
 
     @property
     def engine(self) -> "Engine":
         raise NotImplementedError            # (the Engine is itself)
 
     def face_up(self) -> tuple[Any, ...]:
-        """Everything the memoized figures (draws, plays, limits, Goal slots) may read:
-        the rules and Meta Rules in order, every player's Keepers and Creepers and what
-        is attached to what, the players still in, whose turn it is, whether it began
-        with an empty hand, and the bonuses the table granted this turn. Two tables
-        alike in these have the same figures, so each is worked out once per such table
-        (per engine: card ids mean the same cards only within one game)."""
+        """Everything the figures kept per face-up table (draws, plays, limits, Goal
+        slots) may read: the rules and Meta Rules in order, every player's Keepers and
+        Creepers and what is attached to what, the players still in, whose turn it is,
+        whether it began with an empty hand, and the bonuses the table granted this
+        turn. Two tables alike in these have the same figures."""
         st = self.state
-        frozen = self._frozen
-        if frozen is not None and frozen[0] is st:
-            return frozen[1]
-        if self._figures_for is not st.defs:
-            self._figures, self._figures_for = {}, st.defs
-        elif len(self._figures) > 4096:      # (a long game sees many tables: keep the memo small)
-            self._figures = {}
         keepers = st.keepers
         return (tuple(st.rules), tuple(st.meta_rules), st.basic, tuple(st.players),
                 tuple([tuple(keepers[p]) for p in st.players]),
                 tuple(st.attachments.items()) if st.attachments else (), tuple(st.eliminated),
                 st.active, st.started_empty, tuple(st.claims))
 
+    def _figures_here(self) -> dict[tuple[str, tuple[Any, ...]], Any]:
+        """The figures kept for the face-up table as it is now (per engine: card ids
+        mean the same cards only within one game)."""
+        key = self.face_up()
+        last = self._last
+        if last[0] == key and self._figures_for is self.state.defs:
+            return last[1]
+        if self._figures_for is not self.state.defs or len(self._figures) > 2048:
+            self._figures, self._figures_for = {}, self.state.defs   # (a long game sees many tables)
+        here = self._figures.get(key)
+        if here is None:
+            here = self._figures[key] = {}
+        self._last = (key, here)
+        return here
+
     @contextmanager
     def table_frozen(self) -> Iterator[None]:
-        """Inside, `self.state` does not change: what the figures read is taken once.
-        A trial that steps aside to a copy of the table takes its own as usual."""
+        """Inside, `self.state` does not change: every figure about it is worked out
+        once. A trial that steps aside to a copy of the table works its own out as usual."""
         if self._frozen is not None:
             yield
             return
-        self._frozen = (self.state, self.face_up())
+        self._frozen = (self.state, dict(self._figures_here()))
         try:
             yield
         finally:
@@ -191,6 +212,7 @@ class Quantities:
             return ("n", max(0, value + bonus))
         return ("all_but", max(0, value - bonus))
 
+    @_kept(face_up_only=False)
     def plays_left(self) -> int:
         """Plays the active player can actually still make this turn (cards to play them
         with included): the figure Get On With It, Swap Plays and turn ends use."""

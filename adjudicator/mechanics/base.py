@@ -1,8 +1,9 @@
 """The mechanic contract: what a mechanic declares and the hooks the engine calls.
 
-Hooks receive the rules core (`adjudicator.core.Core`): the table, the derived
-quantities, decisions, the explanation log and the primitives that move cards; never
-the event driver above it.
+Hooks receive the rules core through one narrow typed interface
+(`adjudicator.mechanics.api.RulesCore`): the table, the derived quantities,
+decisions, the explanation log and the primitives that move cards; never the event
+driver above it.
 
 A mechanic is written once and registered by name; every card that behaves that way
 names it in the catalogue with its arguments. Declared metadata (the rule slot it
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.catalogue import CardDef
-    from adjudicator.core import Core
+    from adjudicator.mechanics.api import RulesCore
 
 # card types
 KEEPER, GOAL, RULE, ACTION, CREEPER, SURPRISE = "keeper", "goal", "rule", "action", "creeper", "surprise"
@@ -72,116 +73,116 @@ class Mechanic:
         return f"{self.name}:{sorted(card.params.items())!r}"
 
     # -- playing and using -------------------------------------------------
-    def play(self, e: "Core", card: int, player: str) -> None:
+    def play(self, e: "RulesCore", card: int, player: str) -> None:
         """Resolve an Action (or a Surprise's in-turn side)."""
 
-    def cannot_use(self, e: "Core", card: int, player: str) -> tuple[str, str | None] | None:
+    def cannot_use(self, e: "RulesCore", card: int, player: str) -> tuple[str, str | None] | None:
         """Why this free action cannot be used now: (reason, ruling id), or None."""
         return ("this card has no free action", None)
 
-    def use(self, e: "Core", card: int, player: str) -> None:
+    def use(self, e: "RulesCore", card: int, player: str) -> None:
         """Carry out a free action."""
 
-    def after_inner_cancel(self, e: "Core", card: int, player: str) -> None:
+    def after_inner_cancel(self, e: "RulesCore", card: int, player: str) -> None:
         """What is left of this Action's effect when a card it played is canceled by a
         Surprise (the table is restored from the moment that card was played). Nothing
         by default: the Action ends there and is discarded."""
 
     # -- rules in play -----------------------------------------------------
-    def on_enter(self, e: "Core", card: int, by: str) -> None:
+    def on_enter(self, e: "RulesCore", card: int, by: str) -> None:
         """A rule has just been put in play."""
 
-    def on_leave(self, e: "Core", card: int, by: str) -> None:
+    def on_leave(self, e: "RulesCore", card: int, by: str) -> None:
         """A rule has just left play."""
 
     # derived quantities: None means "this rule says nothing about it"
-    def draw_base(self, e: "Core", card: int) -> int | None:
+    def draw_base(self, e: "RulesCore", card: int) -> int | None:
         return None
 
-    def play_quota(self, e: "Core", card: int) -> tuple[str, int] | None:
+    def play_quota(self, e: "RulesCore", card: int) -> tuple[str, int] | None:
         """('n', N) for Play N, ('all_but', k) for Play All But k (0: Play All)."""
         return None
 
-    def hand_limit(self, e: "Core", card: int) -> int | None:
+    def hand_limit(self, e: "RulesCore", card: int) -> int | None:
         return None
 
-    def keeper_limit(self, e: "Core", card: int) -> int | None:
+    def keeper_limit(self, e: "RulesCore", card: int) -> int | None:
         return None
 
-    def agenda(self, e: "Core", card: int) -> int | None:
+    def agenda(self, e: "RulesCore", card: int) -> int | None:
         return None
 
-    def draw_bonus(self, e: "Core", card: int, player: str) -> int:
+    def draw_bonus(self, e: "RulesCore", card: int, player: str) -> int:
         """Extra draws for `player` (a rule for anyone, or a Keeper for its owner)."""
         return 0
 
-    def limit_bonus(self, e: "Core", card: int, player: str) -> int:
+    def limit_bonus(self, e: "RulesCore", card: int, player: str) -> int:
         """How much higher `player`'s Hand and Keeper Limits are (a Keeper's power)."""
         return 0
 
-    def play_bonus(self, e: "Core", card: int, player: str) -> int:
+    def play_bonus(self, e: "RulesCore", card: int, player: str) -> int:
         return 0
 
-    def turn_duty(self, e: "Core", card: int, player: str) -> str | None:
+    def turn_duty(self, e: "RulesCore", card: int, player: str) -> str | None:
         """Something this rule still requires before `player`'s turn may end, or None."""
         return None
 
-    def start_of_turn(self, e: "Core", card: int, player: str) -> None:
+    def start_of_turn(self, e: "RulesCore", card: int, player: str) -> None:
         """A rule's or a card-in-front-of-you's start-of-turn duty (No-Hand Bonus, Death)."""
 
     # -- goals ---------------------------------------------------------------
-    def winners(self, e: "Core", card: int) -> set[str]:
+    def winners(self, e: "RulesCore", card: int) -> set[str]:
         return set()
 
-    def filter_winners(self, e: "Core", card: int, met: dict[str, list[int]]) -> dict[str, list[int]]:
+    def filter_winners(self, e: "RulesCore", card: int, met: dict[str, list[int]]) -> dict[str, list[int]]:
         """A rule in play that narrows who may win (You Also Need a Baked Potato)."""
         return met
 
-    def claims(self, e: "Core", card: int, owner: str, met: dict[str, list[int]]) -> dict[str, list[int]]:
+    def claims(self, e: "RulesCore", card: int, owner: str, met: dict[str, list[int]]) -> dict[str, list[int]]:
         """A card in front of `owner` that changes who meets which Goal (Holographic
         Projection lends its holder another player's Keeper): returns the new claims."""
         return met
 
-    def win_cites(self, e: "Core", card: int) -> tuple[str, ...]:
+    def win_cites(self, e: "RulesCore", card: int) -> tuple[str, ...]:
         """Rulings that decide how this Goal is met, cited when someone meets it."""
         return ()
 
-    def why_nobody_wins(self, e: "Core", card: int) -> tuple[str, ...] | None:
+    def why_nobody_wins(self, e: "RulesCore", card: int) -> tuple[str, ...] | None:
         """When this Goal would be met but for a rule that stops every claimant (the one
         player with the most is blocked): (explanation, ruling ids...), else None."""
         return None
 
-    def required_cards(self, e: "Core", card: int, player: str) -> list[int]:
+    def required_cards(self, e: "RulesCore", card: int, player: str) -> list[int]:
         """The cards in front of `player` this Goal needed (discarded when it is scored
         in Solo Fluxx)."""
         return []
 
-    def requires(self, e: "Core", card: int) -> frozenset[str]:
+    def requires(self, e: "RulesCore", card: int) -> frozenset[str]:
         """Creepers this goal names as needed (so they do not block it)."""
         return frozenset()
 
     # -- keepers and creepers ------------------------------------------------
-    def blocks_win(self, e: "Core", card: int, owner: str, goal: int) -> bool:
+    def blocks_win(self, e: "RulesCore", card: int, owner: str, goal: int) -> bool:
         """A card in front of `owner` stops `owner` meeting `goal`."""
         return False
 
-    def blocks_everyone(self, e: "Core", card: int, owner: str, goal: int) -> bool:
+    def blocks_everyone(self, e: "RulesCore", card: int, owner: str, goal: int) -> bool:
         """A card in front of anyone stops every player meeting `goal` (EcoFluxx Creepers)."""
         return False
 
-    def lifts_block(self, e: "Core", card: int, creeper: int) -> bool:
+    def lifts_block(self, e: "RulesCore", card: int, creeper: int) -> bool:
         """A rule in play that stops `creeper` blocking wins (Silver Lining: every
         Creeper; You Also Need a Baked Potato: the Potato). The engine asks every rule
         in force before it asks a Creeper whether it blocks."""
         return False
 
-    def numeral(self, e: "Core", card: int, target: int, value: int) -> int:
+    def numeral(self, e: "RulesCore", card: int, target: int, value: int) -> int:
         """A rule in play that changes how numerals printed on other cards read
         (Inflation adds one; One, Two, Five! reads a 3 as 5). `target` is the card
         whose number is being read."""
         return value
 
-    def on_reveal(self, e: "Core", card: int, holder: str) -> None:
+    def on_reveal(self, e: "RulesCore", card: int, holder: str) -> None:
         """A Secret has left `holder`'s hand: carry out what it says."""
 
     def used_once_per_turn(self, card: "CardDef") -> bool:
@@ -196,20 +197,20 @@ class Mechanic:
 
     attaches: ClassVar[bool] = False
 
-    def on_placed(self, e: "Core", card: int, owner: str) -> None:
+    def on_placed(self, e: "RulesCore", card: int, owner: str) -> None:
         """A Keeper or Creeper has just come into play in front of `owner` (a Creeper
         may attach itself to a Keeper here: `e.state.attachments[creeper] = keeper`)."""
 
-    def power_active(self, e: "Core", card: int) -> bool:
+    def power_active(self, e: "RulesCore", card: int) -> bool:
         """Whether this card's power works now (a Malfunction may switch it off)."""
         return not any(e.state.defs[c].impl.switches_off_power for c, k in e.state.attachments.items() if k == card)
 
     switches_off_power: ClassVar[bool] = False
 
-    def on_checkpoint(self, e: "Core", card: int, owner: str) -> None:
+    def on_checkpoint(self, e: "RulesCore", card: int, owner: str) -> None:
         """A card in front of `owner` reacts to the table (War hands Peace over)."""
 
-    def on_goal_change(self, e: "Core", card: int, owner: str) -> None:
+    def on_goal_change(self, e: "RulesCore", card: int, owner: str) -> None:
         """A card in front of `owner` reacts to the Goal changing (Radioactive Potato)."""
 
 

@@ -1,0 +1,58 @@
+"""Mechanics reach the engine through one narrow typed interface
+(`adjudicator.mechanics.api.RulesCore`): every hook's engine argument is used only
+for what that interface declares, and the rules core fits it (mypy checks that part
+wherever the core hands itself to a hook)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from adjudicator.core import Core
+from adjudicator.mechanics.api import RulesCore
+
+MECHANICS = Path(__file__).resolve().parent.parent / "adjudicator" / "mechanics"
+
+
+def _declared() -> set[str]:
+    names = set(getattr(RulesCore, "__annotations__", {}))
+    names |= {n for n in vars(RulesCore) if not n.startswith("_")}
+    return names
+
+
+def _engine_uses(path: Path) -> list[tuple[int, int, str]]:
+    """(line, column, attribute) for every attribute read off a hook's engine
+    argument (the parameter after `self` of a method, conventionally `e`)."""
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = fn.args.args
+        engine = [a.arg for a in args[:2] if a.arg in ("e", "core", "engine")]
+        if not engine:
+            continue
+        for node in ast.walk(fn):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in engine):
+                found.append((node.lineno, node.col_offset, node.attr))
+    return found
+
+
+def test_mechanics_use_only_the_declared_interface():
+    declared = _declared()
+    stray = [f"{path.name}:{line}:{col}: e.{attr}" for path in sorted(MECHANICS.glob("*.py"))
+             for line, col, attr in _engine_uses(path) if attr not in declared]
+    assert not stray, "mechanics reach past RulesCore (declare it there, or use what is declared):\n" + "\n".join(stray)
+
+
+def test_the_check_sees_what_the_mechanics_use():
+    # guards the test above against finding nothing: the common calls are seen
+    used = {attr for path in MECHANICS.glob("*.py") for _, _, attr in _engine_uses(path)}
+    assert {"state", "say", "choose", "name", "atomic"} <= used
+
+
+def test_the_rules_core_provides_everything_declared():
+    missing = [n for n in _declared() if not hasattr(Core, n) and n not in Core.__annotations__
+               and n not in ("state", "cat", "entries")]
+    assert not missing

@@ -108,10 +108,9 @@ class Core(Answers, Quantities, Responses):
             for system in systems:
                 system.settle(self)
             defs = st.defs
-            for p in self.seat_order():
-                for k in [k for k in st.keepers[p] if "on_checkpoint" in defs[k].impl.overridden]:
-                    if k in st.keepers[p]:
-                        defs[k].impl.on_checkpoint(self, k, p)
+            for p, k in self.answering_in_front("on_checkpoint"):
+                if k in st.keepers[p]:
+                    defs[k].impl.on_checkpoint(self, k, p)
             self.inflate_temp_hands()
             owed = self.draws_owed()
             if owed:
@@ -196,20 +195,6 @@ class Core(Answers, Quantities, Responses):
         st.keepers[player].append(card)
         st.defs[card].impl.on_placed(self, card, player)
 
-    def seat_order(self, skip_active: bool = False, start: str | None = None) -> list[str]:
-        """Players still in the game in turn order, from the one after the active player
-        (or from `start`), the active player last unless skipped."""
-        st = self.state
-        players = st.players
-        first = players.index(start) if start else (st.active + 1) % len(players)
-        order = players[first:] + players[:first]
-        if st.eliminated:
-            order = [p for p in order if p not in st.eliminated]
-        if skip_active:
-            active = players[st.active]
-            order = [p for p in order if p != active]
-        return order
-
     def comply_with_limits(self, player: str, when_played: bool = False) -> None:
         st = self.state
         limit = self.hand_limit(player)
@@ -260,8 +245,7 @@ class Core(Answers, Quantities, Responses):
     def _block_lifted(self, creeper: int) -> bool:
         """Whether a rule in force stops `creeper` blocking wins."""
         defs = self.state.defs
-        return any(defs[r].impl.lifts_block(self, r, creeper) for r in self.rule_cards()
-                   if "lifts_block" in defs[r].impl.overridden)
+        return any(defs[r].impl.lifts_block(self, r, creeper) for r in self.answering("lifts_block"))
 
     def goal_claims(self) -> tuple[dict[str, list[int]], list[int]]:
         """Who meets which Goal in play now (after rules that narrow who may win), and
@@ -277,13 +261,10 @@ class Core(Answers, Quantities, Responses):
                     met.setdefault(p, []).append(g)
         self._claim_notes = []
         defs = st.defs
-        for p in self.seat_order():
-            for k in st.keepers[p]:
-                if "claims" in defs[k].impl.overridden:
-                    met = defs[k].impl.claims(self, k, p, met)
-        for r in self.rule_cards():
-            if "filter_winners" in defs[r].impl.overridden:
-                met = defs[r].impl.filter_winners(self, r, met)
+        for p, k in self.answering_in_front("claims"):
+            met = defs[k].impl.claims(self, k, p, met)
+        for r in self.answering("filter_winners"):
+            met = defs[r].impl.filter_winners(self, r, met)
         return met, ungoals
 
     def claim_note(self, player: str, text: str, *cites: str) -> None:

@@ -119,12 +119,10 @@ class Quantities:
         """A printed numeral on `card` as the rules in play make it read: each rule
         with a numeral hook (Inflation, One, Two, Five!) applies in the order played,
         never to its own card."""
-        st, e = self.state, self.engine
-        defs = st.defs
-        for r in st.rules + st.meta_rules:
-            impl = defs[r].impl
-            if r != card and "numeral" in impl.overridden:
-                value = impl.numeral(e, r, card, value)
+        e, defs = self.engine, self.state.defs
+        for r in self.answering("numeral"):
+            if r != card:
+                value = defs[r].impl.numeral(e, r, card, value)
         return value
 
     def num(self, card: int, param: str) -> int:
@@ -135,12 +133,41 @@ class Quantities:
             value = self.read_numeral(card, value)
         return value
 
+    def seat_order(self, skip_active: bool = False, start: str | None = None) -> list[str]:
+        """Players still in the game in turn order, from the one after the active player
+        (or from `start`), the active player last unless skipped."""
+        st = self.state
+        players = st.players
+        first = players.index(start) if start else (st.active + 1) % len(players)
+        order = players[first:] + players[:first]
+        if st.eliminated:
+            order = [p for p in order if p not in st.eliminated]
+        if skip_active:
+            active = players[st.active]
+            order = [p for p in order if p != active]
+        return order
+
     # -- rules in play -------------------------------------------------------------
     def rule_cards(self) -> list[int]:
         """Rules that are in force: New Rules and Meta Rules, then the Basic Rules."""
         st = self.state
         cards = st.rules + st.meta_rules
         return cards + [st.basic] if st.basic is not None else cards
+
+    @_memoized
+    def answering(self, hook: str) -> tuple[int, ...]:
+        """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
+        the order `rule_cards` gives: the only ones the engine asks."""
+        defs = self.state.defs
+        return tuple(r for r in self.rule_cards() if hook in defs[r].impl.overridden)
+
+    @_memoized
+    def answering_in_front(self, hook: str) -> tuple[tuple[str, int], ...]:
+        """(player, card) for each card in front of a player whose mechanic answers
+        `hook`, players in seat order from the one after the active player."""
+        st = self.state
+        defs = st.defs
+        return tuple((p, k) for p in self.seat_order() for k in st.keepers[p] if hook in defs[k].impl.overridden)
 
     def with_effect(self, effect: str, player: str | None = None) -> list[int]:
         """The cards in force that impose the static effect `effect` (see
@@ -155,12 +182,10 @@ class Quantities:
     def _first(self, hook: str, *args: object) -> Any:      # what that hook returns (a number, a quota)
         """The first rule in force that answers (New Rules before the Basic Rules)."""
         defs = self.state.defs
-        for r in self.rule_cards():
-            impl = defs[r].impl
-            if hook in impl.overridden:
-                value = getattr(impl, hook)(self, r, *args)
-                if value is not None:
-                    return value
+        for r in self.answering(hook):
+            value = getattr(defs[r].impl, hook)(self, r, *args)
+            if value is not None:
+                return value
         return None
 
     @_memoized
@@ -180,10 +205,8 @@ class Quantities:
         st, e = self.state, self.engine
         defs = st.defs
         total = 0
-        for c in self.rule_cards():
-            impl = defs[c].impl
-            if hook in impl.overridden:
-                total += getattr(impl, hook)(e, c, player)
+        for c in self.answering(hook):
+            total += getattr(defs[c].impl, hook)(e, c, player)
         for k in self.powered(player, hook):
             total += getattr(defs[k].impl, hook)(e, k, player)
         return total

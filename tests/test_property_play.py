@@ -137,7 +137,10 @@ def quantities(engine: Engine) -> tuple:
     each = [(engine.draw_total(p), engine.play_quota(p), engine.hand_limit(p), engine.keeper_limit(p))
             for p in st_.players]
     return (each, engine.draws_owed(), engine.draw_rule(), engine.plays_left(), engine.hand_limit(),
-            engine.keeper_limit(), engine.agenda_size(), engine.inflation())
+            engine.keeper_limit(), engine.agenda_size(), engine.inflation(),
+            [engine.answering(h) for h in ("draw_bonus", "play_bonus", "numeral", "filter_winners")],
+            [engine.answering_in_front(h) for h in ("draw_bonus", "claims", "on_checkpoint")],
+            [engine.in_front(p) for p in st_.players])
 
 
 def check_invariants(engine: Engine, total: int) -> None:

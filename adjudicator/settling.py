@@ -32,19 +32,17 @@ def follow_attachments(core: Core) -> None:
             del st.attachments[creeper]
             if owner is not None and creeper in st.discard:
                 core.take_from_play(keeper, owner)
-                core.land(keeper, st.discard, top=True)
+                st.to_discard(keeper, st.resolving)
                 core.say(f"{core.name(creeper)} was discarded while attached to {core.name(keeper)}, and nothing "
                          "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
             continue
         if owner is None:
             del st.attachments[creeper]
-            st.keepers[holder].remove(creeper)
-            st.discard.insert(0, creeper)
+            st.to_discard(creeper, st.keepers[holder])
             core.say(f"{core.name(keeper)} left play, so the {core.name(creeper)} attached to it is discarded too.",
                      "attached-pair-discarded-together")
         elif owner != holder:
-            st.keepers[holder].remove(creeper)
-            st.keepers[owner].append(creeper)
+            st.move(creeper, st.keepers[holder], st.keepers[owner])
             core.say(f"{core.name(creeper)} stays attached to {core.name(keeper)} and moves with it to {owner}.",
                      "attached-pair-discarded-together")
     defs = st.defs

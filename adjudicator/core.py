@@ -40,11 +40,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.engine import _Pending
 
 
-def _swap_card(st: State, old: int, new: int) -> None:
-    """Put copy `new` wherever copy `old` stands in a hand or temporary hand."""
-    for pool in list(st.hands.values()) + [t.cards for t in st.temp_hands]:
-        if old in pool:
-            pool[pool.index(old)] = new
 
 
 class Core(Answers, Quantities, Responses):
@@ -174,8 +169,7 @@ class Core(Answers, Quantities, Responses):
         st = self.state
         owner = st.holder_of(card)
         self.detach(card)
-        st.keepers[owner].remove(card)
-        st.keepers[to].append(card)
+        st.move(card, st.keepers[owner], st.keepers[to])
         return owner
 
     def steal(self, card: int, thief: str) -> str:
@@ -189,10 +183,11 @@ class Core(Answers, Quantities, Responses):
         """A Creeper moved on its own leaves the Keeper it was attached to."""
         self.state.attachments.pop(creeper, None)
 
-    def place_in_front(self, player: str, card: int) -> None:
-        """Put a Keeper or Creeper in front of `player` and let it settle (attach...)."""
+    def place_in_front(self, player: str, card: int, src: list[int]) -> None:
+        """Put a Keeper or Creeper from the zone `src` in front of `player` and let it
+        settle (attach...)."""
         st = self.state
-        st.keepers[player].append(card)
+        st.move(card, src, st.keepers[player])
         st.defs[card].impl.on_placed(self, card, player)
 
     def comply_with_limits(self, player: str, when_played: bool = False) -> None:
@@ -205,9 +200,7 @@ class Core(Answers, Quantities, Responses):
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
                                  f"discard {n}", list(hand), count=n, cites=("limit-discard-choice",),
                                  fate=("is discarded", "stays in hand"))
-            for c in picked:
-                hand.remove(c)
-                st.discard.insert(0, c)
+            st.move_run(picked, hand, st.discard, top=True)
             self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", "hand-limit-is-cap",
                      *(("out-of-turn-activity",) if when_played else ()))
@@ -219,9 +212,7 @@ class Core(Answers, Quantities, Responses):
             picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
                                  f"{limit}: discard {n}", keepers, count=n, cites=("limit-discard-choice",),
                                  fate=("is discarded", "stays in play"))
-            for c in picked:
-                st.keepers[player].remove(c)
-                st.discard.insert(0, c)
+            st.move_run(picked, st.keepers[player], st.discard, top=True)
             extra = ("creepers-no-limit",) if any(st.defs[k].type == CREEPER for k in st.keepers[player]) else ()
             self.say(f"{player} is over the Keeper Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", *extra)
@@ -316,7 +307,6 @@ class Core(Answers, Quantities, Responses):
         if not st.discard:
             return False
         cards = list(st.discard)
-        st.discard.clear()
         st.rng.shuffle(cards)
         if st.reshuffle_order:
             ordered = []
@@ -327,7 +317,7 @@ class Core(Answers, Quantities, Responses):
                         break
             st.reshuffle_order = []
             cards = ordered + [c for c in cards if c not in ordered]
-        st.draw_pile.extend(cards)
+        st.move_run(cards, st.discard, st.draw_pile)
         self.say(f"The draw pile is empty: the discard pile ({len(cards)} cards) is shuffled into a new draw pile.",
                  "rule-reshuffle-discard-pile")
         return True
@@ -344,12 +334,12 @@ class Core(Answers, Quantities, Responses):
                 self.say(f"There is nothing left to draw (draw and discard piles are empty): {player} draws "
                          f"{len(got)} of {n}.", "no-cards-left-to-draw")
                 break
-            c = st.draw_pile.pop(0)
+            c = st.draw_pile[0]
             if st.defs[c].type == CREEPER:
-                self.place_in_front(player, c)
+                self.place_in_front(player, c, st.draw_pile)
                 creepers.append(c)
                 continue
-            (st.hands[player] if into is None else into).append(c)
+            st.move(c, st.draw_pile, st.hands[player] if into is None else into)
             got.append(c)
             if counted:
                 st.drawn += 1
@@ -365,50 +355,36 @@ class Core(Answers, Quantities, Responses):
             self.checkpoint()
         return got
 
-    def to_discard(self, card: int) -> None:
-        self.state.discard.insert(0, card)
-
     def take_from_play(self, card: int, by: str | None = None) -> str | None:
         """Lift a card off the table (a Keeper, Creeper, rule or Goal) into the zone of
         cards being resolved; returns the owner of a Keeper/Creeper. A rule that leaves
         play stops applying at once. The caller then puts the card where it goes."""
         st = self.state
-        owner = None
         for p in st.players:
             if card in st.keepers[p]:
-                st.keepers[p].remove(card)
-                owner = p
-                break
+                st.move(card, st.keepers[p], st.resolving)
+                return p
+        if card in st.goals:
+            st.move(card, st.goals, st.resolving)
         else:
-            if card in st.goals:
-                st.goals.remove(card)
-            elif card not in st.rules:
-                raise ValueError(f"{self.name(card)} is not in play")  # pragma: no cover
-        st.resolving.append(card)
-        if card in st.rules:
-            self.remove_rule(card, by=by or st.active_player, to=None)
-        return owner
-
-    def land(self, card: int, zone: list[int], top: bool = False) -> None:
-        """Move a card from the zone being resolved to where it ends up."""
-        self.state.resolving.remove(card)
-        if top:
-            zone.insert(0, card)
-        else:
-            zone.append(card)
+            self.remove_rule(card, by=by or st.active_player, to=st.resolving)
+        return None
 
     def discard_from_play(self, card: int, by: str) -> None:
         with self.atomic():
             self.take_from_play(card, by)
-            self.land(card, self.state.discard, top=True)
+            self.state.to_discard(card, self.state.resolving)
 
-    def remove_rule(self, card: int, by: str, to: list[int] | None | str = "discard") -> None:
-        """Take a New Rule out of play (to the discard pile, or nowhere if the caller
-        places it); then trim the Goals if it held a Goal slot open."""
+    def remove_rule(self, card: int, by: str, to: list[int] | None = None) -> None:
+        """Take a New Rule out of play to the top of the discard pile (or to the end of
+        `to`: the zone of cards being resolved, when the caller places it); it stops
+        applying at once (its `on_leave`), and the Goals are trimmed if it held a Goal
+        slot open."""
         st = self.state
-        st.rules.remove(card)
-        if to == "discard":
-            st.discard.insert(0, card)
+        if to is None:
+            st.to_discard(card, st.rules)
+        else:
+            st.move(card, st.rules, to)
         st.defs[card].impl.on_leave(self, card, by)
         self.trim_goals(by)
 
@@ -423,8 +399,7 @@ class Core(Answers, Quantities, Responses):
         while len(st.goals) > self.agenda_size():
             goal = self.choose("card", by, f"too many Goals for the Goal slots: {by} picks the Goal that goes",
                                list(st.goals), cites=("double-agenda-removed-choice",), fate=("goes", "stays"))
-            st.goals.remove(goal)
-            st.discard.insert(0, goal)
+            st.to_discard(goal, st.goals)
             self.say(f"With fewer Goal slots, {by} chooses which Goal goes: {self.name(goal)} goes to the discard pile; "
                      f"{self.names(st.goals)} {'stays' if len(st.goals) == 1 else 'stay'}.",
                      "double-agenda-removed-choice")
@@ -437,13 +412,10 @@ class Core(Answers, Quantities, Responses):
         if same:
             return self._replace_same_rule(card, same, by)
         with self.atomic():
-            if card in st.resolving:
-                st.resolving.remove(card)
-            st.rules.append(card)
+            st.move(card, st.resolving, st.rules)
             if old:
                 for r in old:
-                    st.rules.remove(r)
-                    st.discard.insert(0, r)
+                    st.to_discard(r, st.rules)
                     st.defs[r].impl.on_leave(self, r, by)
                 decided = ({self.graph.replace_ruling(st.defs[card].key, st.defs[r].key) for r in old} | set(why)) - {""}
                 self.say(f"{self.name(card)} contradicts {self.names(old)}, which is discarded.",
@@ -466,12 +438,8 @@ class Core(Answers, Quantities, Responses):
         changes, since the rules in force are what they were; the play is still used."""
         st = self.state
         with self.atomic():
-            if card in st.resolving:
-                st.resolving.remove(card)
-            for r in same:
-                st.rules.remove(r)
-                st.discard.insert(0, r)
-            st.rules.append(card)
+            st.move_run(same, st.rules, st.discard, top=True)
+            st.move(card, st.resolving, st.rules)
             old = self.names(same)
             how = "a copy of" if all(st.defs[r].key == st.defs[card].key for r in same) else "the same rule as"
             self.say(f"{self.name(card)} is {how} {old}, already in play: it replaces it, {old} is discarded, and "
@@ -490,21 +458,15 @@ class Core(Answers, Quantities, Responses):
                 if st.goals:
                     self.say(f"A Goal slot is empty, so {self.name(card)} fills it beside {self.names(st.goals)}; "
                              "putting it there was an ordinary play.", "double-agenda-fill-slot", "double-agenda-no-free-goal")
-                if card in st.resolving:
-                    st.resolving.remove(card)
-                st.goals.append(card)
+                st.move(card, st.resolving, st.goals)
             else:
                 if slots == 1:
                     old = list(st.goals)
                 else:
                     old = [self.choose("card", by, f"{by} picks which Goal {self.name(card)} replaces", list(st.goals),
                                        fate=("is replaced", "stays"))]
-                for g in old:
-                    st.goals.remove(g)
-                    st.discard.insert(0, g)
-                if card in st.resolving:
-                    st.resolving.remove(card)
-                st.goals.append(card)
+                st.move_run(old, st.goals, st.discard, top=True)
+                st.move(card, st.resolving, st.goals)
                 self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
 
     def find_in_hand(self, player: str, key: str) -> int | None:
@@ -514,9 +476,12 @@ class Core(Answers, Quantities, Responses):
                 return c
         return None
 
-    def play_card(self, player: str, card: int, *, counted: bool, how: str = "", before: State | None = None) -> None:
-        """Put `card` (already out of any hand) into play for `player` and resolve it.
-        It opens a response window holding `before`, the table just before the play."""
+    def play_card(self, player: str, card: int, src: list[int], *, counted: bool, how: str = "",
+                  before: State | None = None) -> None:
+        """Put `card` from the zone `src` (a hand, a pile...) into play for `player` and
+        resolve it. It opens a response window holding `before`, the table just before
+        the play; by default the table once the card has left `src` (a card an Action
+        takes and plays was already out of its owner's reach when it was played)."""
         st = self.state
         d = st.defs[card]
         in_temp = bool(st.temp_hands)
@@ -526,8 +491,8 @@ class Core(Answers, Quantities, Responses):
             else:
                 st.played += 1
         self.say(f"{player} plays {d.name}{how}.", *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
+        st.move(card, src, st.resolving)      # in flight until placed or resolved
         self.open_window("play", card, player, before if before is not None else st.snapshot(), counted, in_temp)
-        st.resolving.append(card)      # in flight until placed or resolved
         # the card has left where it was before any of its effect: a win that its leaving
         # makes (10 Cards in Hand) happens now, before a trade or a steal it would cause
         try:
@@ -538,8 +503,7 @@ class Core(Answers, Quantities, Responses):
                          f"{d.name} is never carried out.", "played-card-leaves-hand-first")
             raise
         if d.type in (KEEPER, CREEPER):
-            st.resolving.remove(card)
-            self.place_in_front(player, card)
+            self.place_in_front(player, card, st.resolving)
             self.say(f"{d.name} goes face up in front of {player}.", "rule-keeper-placement")
             limit = self.keeper_limit(player)
             if player == st.active_player and (limit is None or self.keeper_count(player) > limit):
@@ -553,14 +517,12 @@ class Core(Answers, Quantities, Responses):
         elif d.type == RULE:
             self.place_rule(card, player)
         elif d.type == META_RULE:
-            st.resolving.remove(card)
-            st.meta_rules.append(card)
+            st.move(card, st.resolving, st.meta_rules)
             self.say(f"{d.name} is a Meta Rule: it goes into force and stays until the game ends.", "rule-meta-rules-persist")
             d.impl.on_enter(self, card, player)
             self.checkpoint()
         elif d.type == SECRET:
-            st.resolving.remove(card)
-            st.discard.insert(0, card)
+            st.to_discard(card, st.resolving)
             self.checkpoint()
         elif d.type in (ACTION, DANGER, SURPRISE):
             if d.type == SURPRISE:
@@ -571,15 +533,14 @@ class Core(Answers, Quantities, Responses):
             self.finish_action(card)
             self.checkpoint()
         else:
-            st.resolving.remove(card)
+            st.move(card, st.resolving, src)
             raise Rejected(f"{d.name} is a {d.type.replace('_', ' ')} and cannot be played from a hand")
 
     def finish_action(self, card: int) -> None:
         """An Action is done (unless a temporary hand it opened is still in use): discard it."""
         st = self.state
         if card in st.resolving and not any(t.source == card for t in st.temp_hands):
-            st.resolving.remove(card)
-            st.discard.insert(0, card)
+            st.to_discard(card, st.resolving)
             self.say(f"{self.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
 
     def open_temp_hand(self, player: str, source: int, draw_param: str = "draw", play_param: str = "play") -> TempHand:
@@ -590,7 +551,7 @@ class Core(Answers, Quantities, Responses):
         st = self.state
         draw, plays = self.num(source, draw_param), self.num(source, play_param)
         frame = TempHand(player, source, [], plays, drawn=draw, params=(draw_param, play_param))
-        st.temp_hands.append(frame)
+        st.add_frame(frame)
         self.draw(player, draw, into=frame.cards, why=f"into a temporary hand for {self.name(source)}")
         self.say(f"{player} sets their hand aside; {len(frame.cards)} card(s) in the temporary hand: "
                  f"{self.names(frame.cards)}; {plays} of them must be played, and all of it is one play.",
@@ -635,12 +596,10 @@ class Core(Answers, Quantities, Responses):
 
     def _close_frame(self, frame: TempHand, turn_end: bool = False) -> None:
         st = self.state
-        st.temp_hands.remove(frame)
-        if frame.cards:
-            left = list(frame.cards)
-            for c in left:
-                st.discard.insert(0, c)
-            frame.cards.clear()
+        left = list(frame.cards)
+        st.move_run(left, frame.cards, st.discard, top=True)
+        st.drop_frame(frame)
+        if left:
             if turn_end:
                 self.say(f"The turn ended inside {self.name(frame.source)}: the unplayed {self.names(left)} "
                          "are discarded, never returned to the hand.", "turn-end-inside-d3p2", "play-all-vs-turn-end")
@@ -705,20 +664,20 @@ class Core(Answers, Quantities, Responses):
         if st.temp_hands:
             frame = st.temp_hands[-1]
             card = next(c for c in frame.cards if st.defs[c].key == d.key)
-            frame.cards.remove(card)
+            src = frame.cards
             random_play = False
         else:
             found = self.find_in_hand(player, d.key)
             assert found is not None            # (checked above)
             card = found
             random_play = self.first_play_is_random()
-            st.hands[player].remove(card)
+            src = st.hands[player]
         if random_play:
             self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
                      f"it is {d.name}.")
         self._explain_play_quota(player)
         self.open_game_action(d.key, player, f"{player}'s play of {d.name}")
-        self.play_card(player, card, counted=True, before=before)
+        self.play_card(player, card, src, counted=True, before=before)
         self.close_finished_temp_hands()
 
     def _explain_play_quota(self, player: str) -> None:
@@ -870,8 +829,7 @@ class Core(Answers, Quantities, Responses):
         if st.game_over:
             raise Rejected("the game is over", "rule-win-instantly-any-turn")
         st.players.append(name)
-        st.hands[name] = []
-        st.keepers[name] = []
+        st.add_player_zones(name)
         self.say(f"{name} jumps in and is dealt a hand of 3 cards.", "rule-jumping-in")
         self.draw(name, 3, why="jumping in")
         self.checkpoint()
@@ -889,12 +847,13 @@ class Core(Answers, Quantities, Responses):
         for frame in [t for t in st.temp_hands if t.owner == name]:
             self._close_frame(frame)
         gone = st.hands[name] + st.keepers[name]
+        st.move_run(list(st.hands[name]), st.hands[name], st.discard, top=True)
+        st.move_run(list(st.keepers[name]), st.keepers[name], st.discard, top=True)
         for c in gone:
-            st.discard.insert(0, c)
             st.attachments.pop(c, None)
         active_name = st.active_player
         st.players.remove(name)
-        del st.hands[name], st.keepers[name]
+        st.drop_player_zones(name)
         if name in st.eliminated:
             st.eliminated.remove(name)
         self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} cards).",
@@ -970,14 +929,14 @@ class Core(Answers, Quantities, Responses):
         if new is None or new >= len(st.defs) or st.defs[new].key != key:
             st.defs.append(self.cat.get(key))
             new = cache[(old, key)] = len(st.defs) - 1
-        _swap_card(st, old, new)
+        st.relabel(old, new)
         # the windows still open remember the table before each play: the same card
         # was unseen there too, so it is revealed there as well (on copies of them)
         swapped = []
         for w in st.windows:
             if w.before is not None and old in w.before.every_card():
                 before = w.before.clone()
-                _swap_card(before, old, new)
+                before.relabel(old, new)
                 w = replace(w, before=before)
             swapped.append(w)
         st.windows = swapped

@@ -272,9 +272,7 @@ class Engine(Core):
         except GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
             st = self.state
-            for c in list(st.resolving):
-                st.resolving.remove(c)
-                st.discard.insert(0, c)
+            st.move_run(list(st.resolving), st.resolving, st.discard, top=True)
             out = None
         except Rejected as rej:
             self.state = pend.snapshot

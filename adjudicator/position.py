@@ -465,16 +465,14 @@ class Position:
             return ids
 
         players = list(self.players)
+        # the zones are filled here, as the table is built (copy ids in the order listed);
+        # from then on cards move only through the State's primitives
         st = State(defs=defs, players=players,
                    hands={p: make(self.hands.get(p, [])) for p in players},
-                   keepers={p: make(self.keepers.get(p, [])) for p in players})
-        st.rules = make(self.rules)
-        st.meta_rules = make(self.meta_rules)
-        st.goals = make(self.goals)
-        st.draw_pile = make(self.draw_pile)
-        st.discard = make(self.discard)
-        st.rules_pile = make(self.rules_pile)
-        st.scored = make(self.scored)
+                   keepers={p: make(self.keepers.get(p, [])) for p in players},
+                   rules=make(self.rules), meta_rules=make(self.meta_rules), goals=make(self.goals),
+                   draw_pile=make(self.draw_pile), discard=make(self.discard), rules_pile=make(self.rules_pile),
+                   scored=make(self.scored))
         st.solo = self.solo
         defs.append(self.catalogue.resolve("Basic Rules"))
         st.basic = len(defs) - 1

@@ -265,7 +265,7 @@ def _deal(engine: Engine) -> None:
         for p in order:
             if not st.draw_pile and not engine.reshuffle():
                 break
-            st.hands[p].append(st.draw_pile.pop(0))
+            st.move(st.draw_pile[0], st.draw_pile, st.hands[p])
     engine.say(f"The Basic Rules go in the middle, and each player is dealt 3 cards one at a time from {st.active_player}; "
                "there is no Goal yet, so nobody can win until one is played.",
                "rule-setup-deal-three", "rule-game-starts-without-goal")
@@ -276,8 +276,7 @@ def _deal(engine: Engine) -> None:
         creepers = [c for c in st.hands[p] if st.defs[c].type == "creeper"]
         if creepers:
             for c in creepers:
-                st.hands[p].remove(c)
-                engine.place_in_front(p, c)
+                engine.place_in_front(p, c, st.hands[p])
             engine.say(f"{p} was dealt {engine.names(creepers)}: first-round Creepers go on the table and are replaced.",
                        "rule-first-round-creepers")
             engine.draw(p, len(creepers), why="replacing first-round Creepers")

@@ -214,9 +214,8 @@ class Responses:
         self.state = st = restored
         d = st.defs[card]
         victim = st.defs[target.card]
-        _lift(st, card)
-        st.discard.insert(0, card)
-        if target.kind != "use":             # a free action's card stays where it is
+        st.to_discard(card, _zone_of(st, card))
+        if target.kind != "use":             # a free action's card stays where it is; a card is lifted on its way
             _lift(st, target.card)
         if target.counted:
             frames = [t for t in st.temp_hands if t.owner == target.by]
@@ -233,7 +232,7 @@ class Responses:
         self.say(f"{player} plays {d.name} against {target.by}'s {victim.name} ({reason}): the {what} is canceled as "
                  "though it had never been played.", *cites)
         if counter:
-            st.discard.insert(0, target.card)
+            st.to_discard(target.card, st.resolving)
             self.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
                      "beneath it.", "surprise-chain-parity")
         else:
@@ -281,8 +280,7 @@ class Responses:
                     st.defs[c].impl.after_inner_cancel(self.engine, c, target.by)
                 self.finish_action(c)
             else:
-                st.resolving.remove(c)
-                st.discard.insert(0, c)
+                st.to_discard(c, st.resolving)
                 self.say(f"{self.name(c)}, which was on its way when {self.name(target.card)} was canceled, goes to the "
                          "discard pile.", "conserve-cards-on-cancel")
         for w in uses:        # a free action that played the card (Play All +1) finishes too
@@ -298,8 +296,7 @@ class Responses:
         in the discard pile too."""
         snap = waiting.snapshot.clone()
         for c in discarded:
-            _lift(snap, c)
-            snap.discard.insert(0, c)
+            snap.to_discard(c, _zone_of(snap, c))
         self._resumed = replace(waiting, snapshot=snap, answers=list(waiting.answers))
         what = waiting.event.describe()
         assert waiting.decision is not None     # it was waiting on this decision
@@ -307,13 +304,20 @@ class Responses:
                  f"goes on from where it stood: {waiting.decision.describe()}.", "surprise-chain-parity")
 
 
-def _lift(st: State, card: int) -> None:
-    """Take a card out of whatever zone holds it."""
+def _zone_of(st: State, card: int) -> list[int]:
+    """The zone holding `card`, wherever it is."""
     for zone in st.all_zones().values():
         if card in zone:
-            zone.remove(card)
-            return
+            return zone
     for t in st.temp_hands:
         if card in t.cards:
-            t.cards.remove(card)
-            return
+            return t.cards
+    raise st.misplaced(card)
+
+
+def _lift(st: State, card: int) -> None:
+    """Lift a card out of whatever zone holds it into the zone of cards on their way
+    somewhere (the caller then puts it where it goes)."""
+    zone = _zone_of(st, card)
+    if zone is not st.resolving:
+        st.move(card, zone, st.resolving)

@@ -56,8 +56,8 @@ class SoloFluxx(Engine):
         st = self.state
         if not st.rules_pile:
             self.end_solo("the Rules deck has run out")
-        rule = st.rules_pile.pop(0)
-        st.resolving.append(rule)
+        rule = st.rules_pile[0]
+        st.move(rule, st.rules_pile, st.resolving)
         self.say(f"Between turns, {self.name(rule)} is turned up from the Rules deck and goes straight into play.",
                  "rule-solo-turn-alternation")
         self.place_rule(rule, player)
@@ -78,12 +78,10 @@ class SoloFluxx(Engine):
                 if g not in st.goals:
                     continue
                 used = st.defs[g].impl.required_cards(self, g, player)
-                st.goals.remove(g)
-                st.scored.insert(0, g)
+                st.move(g, st.goals, st.scored, top=True)
                 for k in used:
-                    st.keepers[player].remove(k)
                     st.attachments.pop(k, None)
-                    st.discard.insert(0, k)
+                    st.to_discard(k, st.keepers[player])
                 self.say(f"{player} meets {self.name(g)}: it moves to the Scored Goals pile ({len(st.scored)} so far) and "
                          f"the cards it needed are discarded ({self.names(used)}).", "rule-solo-goal-scoring")
 

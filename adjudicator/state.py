@@ -4,12 +4,21 @@ Cards are physical copies identified by small integers; `State.defs[i]` is the c
 definition of copy i and is shared (never copied). Zones hold copy ids. Piles are
 lists with the top card first. Only facts are stored here: quantities such as plays
 left or the Hand Limit are derived on demand by `adjudicator.quantities`.
+
+Cards move only through the primitives at the end of `State` (`move`, `move_run`,
+`pass_zones`, `shuffle_zone`, `relabel`, and the ones that open and close a player's
+or a temporary hand's zones): each checks that the cards are where the caller says,
+so no card is ever lost or doubled, and counts the change in `State.moves`. The rules
+core builds on them the moves that fire hooks (`Core.place_in_front`,
+`Core.remove_rule`, `Core.move_to`...). tests/test_card_moves.py finds any other edit
+of a zone in the engine's source.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, TypeVar
 
 from adjudicator.catalogue import CardDef
 
@@ -18,6 +27,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 _MASK = (1 << 64) - 1
+
+
+class MisplacedCard(RuntimeError):
+    """An engine bug: a card was to be moved from a zone that does not hold it (or a
+    zone holding cards was to be closed), which would lose or double a card."""
+
 T = TypeVar("T")
 
 
@@ -140,6 +155,7 @@ class State:
     reshuffle_order: list[str] = field(default_factory=list)   # card keys, in the order a reshuffle deals them
     rng: Rng = field(default_factory=Rng)
     serial: int = 0
+    moves: int = 0                # changes of the zones so far (every primitive below counts one)
 
     @property
     def active_player(self) -> str:
@@ -253,3 +269,108 @@ class State:
         if self.ended:
             out["ended"] = True
         return out
+
+    # -- moving cards: the only way a zone changes ------------------------------
+    def move(self, card: int, src: list[int], dst: list[int], top: bool = False) -> None:
+        """Move `card` from the zone `src` to the zone `dst`: on top (first) or at the
+        end (the bottom of a pile, the newest card of a hand or a table)."""
+        try:
+            src.remove(card)
+        except ValueError:
+            raise self.misplaced(card, src) from None
+        if top:
+            dst.insert(0, card)
+        else:
+            dst.append(card)
+        self.moves += 1
+
+    def to_discard(self, card: int, src: list[int]) -> None:
+        """Move `card` from the zone `src` to the top of the discard pile."""
+        self.move(card, src, self.discard, True)
+
+    def move_run(self, cards: Sequence[int], src: list[int], dst: list[int], top: bool = False) -> None:
+        """Move several cards from `src` to `dst` one at a time, in the order given (so
+        moved to the top, the last ends on top)."""
+        for card in cards:
+            self.move(card, src, dst, top)
+
+    def pass_zones(self, passes: Sequence[tuple[list[int], list[int]]]) -> None:
+        """Whole zones change places at once (Trade Hands, Rotate Hands): each pair is a
+        zone and the zone that receives its cards. The receiving zones must be the
+        giving zones, each once, so that every card lands somewhere and none twice."""
+        giving = [id(z) for z, _ in passes]
+        if sorted(giving) != sorted(id(z) for _, z in passes) or len(set(giving)) != len(giving):
+            raise MisplacedCard("zones passed on must receive from each other, each once")
+        contents = [list(z) for z, _ in passes]
+        for (_, dst), cards in zip(passes, contents):
+            dst[:] = cards
+        self.moves += 1
+
+    def shuffle_zone(self, zone: list[int]) -> None:
+        """Shuffle a zone (a pile) in place with the table's generator."""
+        self.rng.shuffle(zone)
+        self.moves += 1
+
+    def relabel(self, old: int, new: int) -> None:
+        """Copy `new` takes the place of copy `old` wherever it stands in a hand or
+        temporary hand: an unseen card ('?') revealed is the same physical card."""
+        for zone in [*self.hands.values(), *(t.cards for t in self.temp_hands)]:
+            if old in zone:
+                zone[zone.index(old)] = new
+        self.moves += 1
+
+    @contextmanager
+    def borrowed(self, card: int, zone: list[int]) -> Iterator[None]:
+        """For a what-if only (Holographic Projection asking whether a Keeper would meet
+        a Goal): `card` is counted in `zone` too while the block runs, and is out of it
+        again when the block ends; it never leaves where it is."""
+        zone.append(card)
+        self.moves += 1
+        try:
+            yield
+        finally:
+            zone.remove(card)
+            self.moves += 1
+
+    def add_frame(self, frame: TempHand) -> None:
+        """Open a temporary hand (empty: cards are then drawn into it)."""
+        if frame.cards:
+            raise MisplacedCard(f"a temporary hand opens empty; this one holds {len(frame.cards)} card(s)")
+        self.temp_hands.append(frame)
+        self.moves += 1
+
+    def drop_frame(self, frame: TempHand) -> None:
+        """Close a temporary hand whose cards have all gone elsewhere."""
+        if frame.cards:
+            raise MisplacedCard(f"closing a temporary hand that still holds {self._names(frame.cards)} would lose them")
+        self.temp_hands.remove(frame)
+        self.moves += 1
+
+    def add_player_zones(self, player: str) -> None:
+        """Give a player joining the table an empty hand and an empty table."""
+        if player in self.hands or player in self.keepers:
+            raise MisplacedCard(f"{player} already has zones at the table")
+        self.hands[player] = []
+        self.keepers[player] = []
+        self.moves += 1
+
+    def drop_player_zones(self, player: str) -> None:
+        """Take away the zones of a player leaving the table, once they are empty."""
+        left = self.hands[player] + self.keepers[player]
+        if left:
+            raise MisplacedCard(f"{player} leaves with {self._names(left)} still in their zones: they would be lost")
+        del self.hands[player], self.keepers[player]
+        self.moves += 1
+
+    def _names(self, cards: Sequence[int]) -> str:
+        return ", ".join(self.name(c) for c in cards)
+
+    def misplaced(self, card: int, src: list[int] | None = None) -> MisplacedCard:
+        """The error for `card` not being in the zone `src` (None: in no zone at all)."""
+        zones = {**self.all_zones(), **{f"temporary hand of {self.name(t.source)}": t.cards for t in self.temp_hands}}
+        said = next((name for name, z in zones.items() if z is src), "a list that is no zone of this table")
+        where = [name for name, z in zones.items() if card in z]
+        what = self.name(card) if 0 <= card < len(self.defs) else "an unknown card"
+        return MisplacedCard(f"engine error: {what} (copy {card}) " +
+                             ("is in no zone of the table" if src is None else
+                              f"was to be moved from {said}, which does not hold it; it is in {', '.join(where) or 'no zone'}"))

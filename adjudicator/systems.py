@@ -118,11 +118,12 @@ class KnockOuts(System):
         if player in st.eliminated:
             return
         final = core.with_effect("no_rejoining")
-        gone = list(st.hands[player]) + [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
-        st.hands[player] = []
-        st.keepers[player] = [k for k in st.keepers[player] if st.defs[k].type != KEEPER]
+        hand = list(st.hands[player])
+        keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+        st.move_run(hand, st.hands[player], st.discard, top=True)
+        st.move_run(keepers, st.keepers[player], st.discard, top=True)
+        gone = hand + keepers
         for c in gone:
-            st.discard.insert(0, c)
             st.attachments.pop(c, None)
         core.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} cards).",
                  "rule-danger-elimination")
@@ -195,19 +196,17 @@ def follow_attachments(core: Core) -> None:
             del st.attachments[creeper]
             if owner is not None and creeper in st.discard:
                 core.take_from_play(keeper, owner)
-                core.land(keeper, st.discard, top=True)
+                st.to_discard(keeper, st.resolving)
                 core.say(f"{core.name(creeper)} was discarded while attached to {core.name(keeper)}, and nothing "
                          "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
             continue
         if owner is None:
             del st.attachments[creeper]
-            st.keepers[holder].remove(creeper)
-            st.discard.insert(0, creeper)
+            st.to_discard(creeper, st.keepers[holder])
             core.say(f"{core.name(keeper)} left play, so the {core.name(creeper)} attached to it is discarded too.",
                      "attached-pair-discarded-together")
         elif owner != holder:
-            st.keepers[holder].remove(creeper)
-            st.keepers[owner].append(creeper)
+            st.move(creeper, st.keepers[holder], st.keepers[owner])
             core.say(f"{core.name(creeper)} stays attached to {core.name(keeper)} and moves with it to {owner}.",
                      "attached-pair-discarded-together")
     defs = st.defs

@@ -78,9 +78,7 @@ class RotateHands(Mechanic):
                       list(dict.fromkeys([left, right])))
         step = 1 if to == left else -1
         with e.atomic():
-            hands = {p: st.hands[p] for p in order}
-            for i, p in enumerate(order):
-                st.hands[order[(i + step) % len(order)]] = hands[p]
+            st.pass_zones([(st.hands[p], st.hands[order[(i + step) % len(order)]]) for i, p in enumerate(order)])
             e.say(f"Every hand passes one seat on, {player}'s to {to}.")
 
 
@@ -116,8 +114,7 @@ class RandomTax(Mechanic):
                 if not st.hands[p]:
                     break
                 c = e.chance(p, f"a random card from {p}'s hand for {player}", list(st.hands[p]))
-                st.hands[p].remove(c)
-                st.hands[player].append(c)
+                st.move(c, st.hands[p], st.hands[player])
                 e.say(f"{player} takes a random card from {p}: {e.name(c)}.")
         e.checkpoint()
 
@@ -137,9 +134,8 @@ class Showdown(Mechanic):
         winner = e.choose("player", player, f"who won the showdown between {player} and {rival}?", [player, rival])
         loser = rival if winner == player else player
         with e.atomic():
-            taken = st.hands[loser]
-            st.hands[loser] = []
-            st.hands[winner].extend(taken)
+            taken = list(st.hands[loser])
+            st.move_run(taken, st.hands[loser], st.hands[winner])
         e.say(f"{winner} wins the showdown and takes {loser}'s hand ({len(taken)} cards).")
 
 
@@ -156,14 +152,13 @@ class UseWhatYouTake(Mechanic):
             return _nothing(e, card, "every other hand is empty")
         victim = e.choose("player", player, f"{player} picks whose hand to take a card from", others)
         taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
-        st.hands[victim].remove(taken)
         if st.defs[taken].type == "unknown":
-            st.hands[player].append(taken)
+            st.move(taken, st.hands[victim], st.hands[player])
             e.say(f"{player} takes an unknown card from {victim}; nobody can say what it is, so it cannot be "
                   "played: it stays in their hand. Name it in the scenario to judge the rest.")
             return
         e.say(f"{player} takes {e.name(taken)} from {victim} and must play it at once.", "use-what-you-take-keeper")
-        e.play_card(player, taken, counted=False, how=f" (taken from {victim})")
+        e.play_card(player, taken, st.hands[victim], counted=False, how=f" (taken from {victim})")
 
 
 @register
@@ -182,11 +177,11 @@ class Zap(Mechanic):
             e.detach(target)
             owner = e.take_from_play(target, player)
             if st.defs[target].type == CREEPER:
-                e.land(target, st.keepers[player])
+                st.move(target, st.resolving, st.keepers[player])
                 e.say(f"{player} takes {e.name(target)}: a Creeper cannot be held, so it goes in front of them.",
                       "rule-creeper-drawn-auto-play")
             else:
-                e.land(target, st.hands[player])
+                st.move(target, st.resolving, st.hands[player])
                 e.say(f"{player} takes {e.name(target)} into their hand" + (f" from {owner}." if owner else "; it is no longer in play."),
                       "rule-in-play-definition")
 
@@ -200,9 +195,7 @@ class DiscardAndDraw(Mechanic):
     def play(self, e, card, player):
         st = e.state
         hand = list(st.hands[player])
-        st.hands[player].clear()
-        for c in hand:
-            e.to_discard(c)
+        st.move_run(hand, st.hands[player], st.discard, top=True)
         e.say(f"{player} discards their hand ({len(hand)} cards).")
         e.draw(player, len(hand), why=e.name(card))
         e.checkpoint()
@@ -246,11 +239,10 @@ class EmptyTheTrash(Mechanic):
 
     def play(self, e, card, player):
         st = e.state
-        pile = list(st.discard) + list(st.draw_pile)
-        st.discard.clear()
-        st.rng.shuffle(pile)
-        st.draw_pile[:] = pile
-        e.say(f"The discard pile is shuffled into the draw pile ({len(pile)} cards now).")
+        # the discard pile goes on top of the draw pile as it lies, then the whole is shuffled
+        st.move_run(st.discard[::-1], st.discard, st.draw_pile, top=True)
+        st.shuffle_zone(st.draw_pile)
+        e.say(f"The discard pile is shuffled into the draw pile ({len(st.draw_pile)} cards now).")
 
 
 @register
@@ -282,9 +274,7 @@ class EverybodyGets(Mechanic):
                                     forbidden=True)
         with e.atomic():
             for p, cards in deal.items():
-                for c in cards:
-                    st.resolving.remove(c)
-                    st.hands[p].append(c)
+                st.move_run(cards, st.resolving, st.hands[p])
                 e.say(f"{p} gets {len(cards)} card(s).")
         if len(set(order)) > 1:
             e.effect_shown()       # the players have seen what they were dealt: a Surprise now is too late
@@ -335,8 +325,7 @@ class PlayFromDiscard(Mechanic):
         if not options:
             return _nothing(e, card, "no such card in the discard pile")
         pick = e.choose("card", player, f"{player} picks a card from the discard pile to play", options)
-        st.discard.remove(pick)
-        e.play_card(player, pick, counted=False, how=" from the discard pile")
+        e.play_card(player, pick, st.discard, counted=False, how=" from the discard pile")
 
 
 @register
@@ -388,7 +377,7 @@ class TradeHands(Mechanic):
             return _nothing(e, card, "nobody to trade with")
         other = e.choose("player", player, f"{player} picks who to trade hands with", others)
         with e.atomic():
-            st.hands[player], st.hands[other] = st.hands[other], st.hands[player]
+            st.pass_zones([(st.hands[player], st.hands[other]), (st.hands[other], st.hands[player])])
         cites = ("trade-hands-empty-opponents", "rule-played-card-must-be-followed") if not st.hands[player] else ()
         e.say(f"{player} and {other} swap hands ({player} now holds {len(st.hands[player])}, {other} {len(st.hands[other])}).", *cites)
 
@@ -408,9 +397,8 @@ class ShareTheWealth(Mechanic):
         # one at a time from the player who played it, in seat order: the first few get one more
         counts = {p: len(pool) // len(order) + (1 if i < len(pool) % len(order) else 0) for i, p in enumerate(order)}
         with e.atomic():
-            for p in st.players:
-                st.keepers[p] = [k for k in st.keepers[p] if k not in pool]
-            st.resolving.extend(pool)
+            for k in pool:
+                st.move(k, st.keepers[st.holder_of(k)], st.resolving)
             if e.next_answer_is_mapping():
                 # the table says where each Keeper ended up (a `deal` answer), checked against the dealing order
                 deal = e.choose("deal", player, f"the shuffled Keepers dealt one at a time from {player}: " +
@@ -421,17 +409,14 @@ class ShareTheWealth(Mechanic):
                     raise BadAnswer(f"{e.name(card)} deals one card at a time starting with {player}, so "
                                     + "; ".join(wrong), forbidden=True)
                 for p in order:
-                    for c in deal.get(p, []):
-                        st.resolving.remove(c)
-                        st.keepers[p].append(c)
+                    st.move_run(deal.get(p, []), st.resolving, st.keepers[p])
             else:
                 i = 0
                 while pool:
                     to = order[i % len(order)]
                     c = e.chance(player, f"the next shuffled Keeper, dealt to {to}", list(pool))
                     pool.remove(c)
-                    st.resolving.remove(c)
-                    st.keepers[to].append(c)
+                    st.move(c, st.resolving, st.keepers[to])
                     i += 1
         e.say(f"Every Keeper is gathered, shuffled and dealt out again one at a time, starting with {player}: " +
               ", ".join(f"{p} gets {n}" for p, n in counts.items()) + ".")
@@ -468,7 +453,7 @@ class DiscardAllOfType(Mechanic):
         with e.atomic():
             for c in gone:
                 e.take_from_play(c, player)
-                e.land(c, st.discard, top=True)
+                st.to_discard(c, st.resolving)
         e.say(f"Discarded: {e.names(gone)}.")
 
 
@@ -491,7 +476,6 @@ class MoveCreeper(Mechanic):
         owner = st.owner_of_keeper(c)
         to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])
         e.detach(c)
-        st.keepers[owner].remove(c)
-        e.place_in_front(to, c)
+        e.place_in_front(to, c, st.keepers[owner])
         e.say(f"{e.name(c)} moves from {owner} to {to}.")
         e.checkpoint()

@@ -168,13 +168,13 @@ class Composting(Mechanic):
                      "discard pile (the rest come from the draw pile)?", list(range(most + 1)))
         got = 0
         while got < n and st.discard:
-            c = st.discard.pop(-1)
+            c = st.discard[-1]
             if st.defs[c].type == CREEPER:
-                e.place_in_front(player, c)
+                e.place_in_front(player, c, st.discard)
                 e.say(f"{player} takes the Creeper {e.name(c)} from the bottom of the discard pile: it goes in front "
                       "of them and does not count as a card drawn.", "rule-creeper-drawn-auto-play")
                 continue
-            st.hands[player].append(c)
+            st.move(c, st.discard, st.hands[player])
             got += 1
         st.drawn += got
         if got:
@@ -203,9 +203,8 @@ class Extinction(Mechanic):
         target = e.choose("card", player, f"{player} picks the living Keeper that goes extinct", targets)
         with e.atomic():
             owner = e.take_from_play(target, player)
-            e.land(target, st.removed)
-            st.resolving.remove(card)
-            st.removed.append(card)
+            st.move(target, st.resolving, st.removed)
+            st.move(card, st.resolving, st.removed)
         e.say(f"{e.name(target)} goes extinct: it leaves the game from in front of {owner}, and {e.name(card)} leaves "
               "the game with it. Neither goes to the discard pile, so no reshuffle brings them back.")
 
@@ -226,8 +225,7 @@ class Taxation(Mechanic):
         with e.atomic():
             for p in payers:
                 c = e.choose("card", p, f"{p} picks the card from their hand they give {player}", list(st.hands[p]))
-                st.hands[p].remove(c)
-                st.hands[player].append(c)
+                st.move(c, st.hands[p], st.hands[player])
                 e.say(f"{p} chooses a card and gives it to {player}.")
 
 
@@ -276,8 +274,7 @@ class PopulationCrash(Mechanic):
             if st.defs[top].type == "unknown":
                 raise Rejected(f"{e.name(card)} turns up a card nobody can see ('?'): name the cards of the draw pile "
                                "down to the next Goal to judge it")
-            st.draw_pile.pop(0)
-            st.discard.insert(0, top)
+            st.to_discard(top, st.draw_pile)
             turned.append(top)
             if st.defs[top].type == GOAL:
                 goal = top
@@ -294,7 +291,7 @@ class PopulationCrash(Mechanic):
         with e.atomic():
             for p, k in gone:
                 e.take_from_play(k, player)
-                e.land(k, st.discard, top=True)
+                st.to_discard(k, st.resolving)
         e.say("The population crashes: " + "; ".join(f"{p} loses {e.name(k)}" for p, k in gone) + ".")
 
 
@@ -316,7 +313,7 @@ class DiscardNamed(Mechanic):
         with e.atomic():
             for p, k in gone:
                 e.take_from_play(k, player)
-                e.land(k, st.discard, top=True)
+                st.to_discard(k, st.resolving)
         e.say("Discarded: " + "; ".join(f"{e.name(k)} from {p}" for p, k in gone) + ".")
 
 

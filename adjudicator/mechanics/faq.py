@@ -103,10 +103,10 @@ class PlayAllPlusOne(Mechanic):
         for _ in range(e.num(card, "extra")):
             if not st.draw_pile and not e.reshuffle():
                 break
-            top = st.draw_pile.pop(0)
+            top = st.draw_pile[0]
             e.say(f"{player} takes the +1 of {e.name(card)}: {e.name(top)} from the top of the draw pile is played at "
                   "once, like a Mystery Play tacked onto Play All.", "play-all-plus-bonus")
-            e.play_card(player, top, counted=False, how=" from the top of the draw pile")
+            e.play_card(player, top, st.draw_pile, counted=False, how=" from the top of the draw pile")
             if st.game_over:
                 return
         e.end_turn(e.name(card), immediately=True)
@@ -190,8 +190,7 @@ class StaysInPlay(Mechanic):
 
     def play(self, e, card, player):
         st = e.state
-        st.resolving.remove(card)
-        st.rules.append(card)
+        st.move(card, st.resolving, st.rules)
         e.say(f"{e.name(card)} stays in play and from now on counts as a rule, not an Action card: Stop That! can no "
               "longer touch it. The seeds do not give its full text.", "stop-that-vs-free-action",
               "rule-action-discard-after-use")
@@ -210,9 +209,8 @@ class Scavenge(Mechanic):
         if found is None:
             e.say("No Keeper in the discard pile.", "rule-cards-always-playable")
             return
-        st.discard.remove(found)
         e.say(f"Going down the discard pile from the top, the first Keeper is {e.name(found)}.", "lets-do-that-again-order")
-        e.play_card(player, found, counted=False, how=" from the discard pile")
+        e.play_card(player, found, st.discard, counted=False, how=" from the discard pile")
 
 
 @register

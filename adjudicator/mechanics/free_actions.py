@@ -32,9 +32,7 @@ class GetOnWithIt(Mechanic):
     def use(self, e, card, player):
         st = e.state
         hand = list(st.hands[player])
-        st.hands[player].clear()
-        for c in hand:
-            e.to_discard(c)
+        st.move_run(hand, st.hands[player], st.discard, top=True)
         cites = ("get-on-with-it-play-1",) if e.play_quota(player) == ("n", 1) else ()
         e.say(f"{player} gives up the remaining plays and discards their hand ({len(hand)} cards).", *cites)
         e.draw(player, e.num(card, "draw"), why=e.name(card))
@@ -99,19 +97,18 @@ class MysteryPlay(Mechanic):
             if not st.draw_pile and not e.reshuffle():
                 e.say("Nothing is left to take from the draw pile.", "no-cards-left-to-draw")
                 return
-            top = st.draw_pile.pop(0)
+            top = st.draw_pile[0]
             if st.defs[top].type != "creeper":
                 break
-            e.place_in_front(player, top)
+            e.place_in_front(player, top, st.draw_pile)
             e.say(f"{player} turns up the Creeper {e.name(top)}: it goes in front of them like any Creeper drawn, and "
                   "the next card is taken instead.", "rule-creeper-drawn-auto-play")
             e.checkpoint()
         if st.defs[top].type == UNKNOWN:
-            st.draw_pile.insert(0, top)
             raise Rejected("the next card of the draw pile is unknown ('?'): name it in the scenario to judge this")
         e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand.",
               "mystery-play-must-play-drawn")
-        e.play_card(player, top, counted=False, how=" from the top of the draw pile")
+        e.play_card(player, top, st.draw_pile, counted=False, how=" from the top of the draw pile")
 
 
 @register
@@ -134,8 +131,7 @@ class GoalMill(Mechanic):
         goals = [c for c in st.hands[player] if st.defs[c].type == GOAL]
         picked = e.choose("cards", player, f"{player} picks the Goals to discard", goals, count=len(goals), minimum=1)
         for c in picked:
-            st.hands[player].remove(c)
-            e.to_discard(c)
+            st.to_discard(c, st.hands[player])
         e.say(f"{player} discards {e.names(picked)}.")
         e.draw(player, len(picked), why=e.name(card))
 
@@ -160,7 +156,6 @@ class Recycling(Mechanic):
         st = e.state
         mine = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
         k = e.choose("card", player, f"{player} picks a Keeper to recycle", mine)
-        st.keepers[player].remove(k)
-        e.to_discard(k)
+        st.to_discard(k, st.keepers[player])
         e.say(f"{player} discards {e.name(k)}.")
         e.draw(player, e.num(card, "draw"), why=e.name(card))

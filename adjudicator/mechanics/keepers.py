@@ -75,8 +75,7 @@ class PayOff(BlockingCreeper):
         want = st.defs[card].params["keeper"]
         keeper = next(k for k in st.keepers[player] if st.defs[k].name == want)
         for c in (card, keeper):
-            st.keepers[player].remove(c)
-            e.to_discard(c)
+            st.to_discard(c, st.keepers[player])
         e.say(f"{player} discards {e.name(card)} together with {want}.")
 
 
@@ -95,8 +94,7 @@ class Death(BlockingCreeper):
         if not others:
             return
         victim = e.choose("card", player, f"{e.name(card)}: {player} discards another card they have in play", others)
-        st.keepers[player].remove(victim)
-        e.to_discard(victim)
+        st.to_discard(victim, st.keepers[player])
         e.say(f"{e.name(card)} claims {e.name(victim)} from {player} at the start of the turn.")
 
     def cannot_use(self, e, card, player):
@@ -105,8 +103,7 @@ class Death(BlockingCreeper):
         return None
 
     def use(self, e, card, player):
-        e.state.keepers[player].remove(card)
-        e.to_discard(card)
+        e.state.to_discard(card, e.state.keepers[player])
         e.say(f"{player} discards {e.name(card)}, the only card they had in play.")
 
 

@@ -136,8 +136,7 @@ class Scurvy(BlockingCreeper):
         fruit = next((k for k in st.keepers[owner] if st.defs[k].name in cures), None)
         if fruit is None:
             return
-        st.keepers[owner].remove(card)
-        e.to_discard(card)
+        st.to_discard(card, st.keepers[owner])
         e.say(f"{owner} has {e.name(fruit)}, which cures {e.name(card)}: it is discarded ({e.name(fruit)} stays).",
               "getting-rid-of-creepers")
 
@@ -153,8 +152,7 @@ class Scurvy(BlockingCreeper):
         st = e.state
         to = e.choose("player", player, f"{player} picks who gets {e.name(card)}",
                       [p for p in e.seat_order(start=player) if p != player])
-        st.keepers[player].remove(card)
-        e.place_in_front(to, card)
+        e.place_in_front(to, card, st.keepers[player])
         e.say(f"{player} has had {e.name(card)} a while and passes it on to {to}.", "getting-rid-of-creepers")
 
 
@@ -191,16 +189,14 @@ class Shackles(BlockingCreeper):
         if captain(e) == player:
             to = e.choose("player", player, f"The Captain, {player}, decides who has {e.name(card)}",
                           [p for p in e.seat_order(start=player) if p != player])
-            st.keepers[player].remove(card)
-            e.place_in_front(to, card)
+            e.place_in_front(to, card, st.keepers[player])
             e.say(f"{player} is the Captain and so decides who has {e.name(card)}: {to}.", "getting-rid-of-creepers")
             return
         pay = e.choose("card", player, f"{player} picks the Booty Keeper that pays for discarding {e.name(card)}",
                        self._payments(e, card, player))
         with e.atomic():
             for c in (card, pay):
-                st.keepers[player].remove(c)
-                e.to_discard(c)
+                st.to_discard(c, st.keepers[player])
         e.say(f"{player} pays {e.name(pay)} to be rid of {e.name(card)}: both are discarded.", "getting-rid-of-creepers")
 
 

@@ -42,10 +42,10 @@ def _discard_from_table(e, card: int, by: str) -> None:
     st = e.state
     e.take_from_play(card, by)
     if getattr(st.defs[card].impl, "to_draw_pile_when_discarded", False):
-        e.land(card, st.draw_pile, top=True)
+        st.move(card, st.resolving, st.draw_pile, top=True)
         e.say(f"{e.name(card)} is not discarded: it goes on top of the draw pile instead.")
     else:
-        e.land(card, st.discard, top=True)
+        st.to_discard(card, st.resolving)
 
 
 def _attached_to(e, keeper: int) -> list[int]:
@@ -68,13 +68,12 @@ def _action_done(e, card: int, player: str) -> None:
     if card not in st.resolving:
         return
     back = [k for k in e.with_effect("returns_named_action", player) if st.defs[k].params["card"] == st.defs[card].name]
-    st.resolving.remove(card)
     if back:
-        st.hands[player].append(card)
+        st.move(card, st.resolving, st.hands[player])
         e.say(f"{player} has {e.name(back[0])} in play: {e.name(card)} returns to {player}'s hand instead of the discard "
               "pile.", "rule-keepers-in-play-for-goals-powers")
     else:
-        e.to_discard(card)
+        st.to_discard(card, st.resolving)
         e.say(f"{e.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
 
 
@@ -146,9 +145,7 @@ class PassesAtTurnEnd(Mechanic):
             return
         to = order[1]
         riders = _attached_to(e, card)          # the checkpoint has already settled attachments
-        for c in [card, *riders]:
-            st.keepers[owner].remove(c)
-            st.keepers[to].append(c)
+        st.move_run([card, *riders], st.keepers[owner], st.keepers[to])
         e.say(f"{owner}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
               (f", with the attached {e.names(riders)}." if riders else "."))
 
@@ -191,11 +188,8 @@ class BorrowsKeeperForWin(Mechanic):
         """Whether `owner` meets `goal` with `lent` counted among their Keepers (for a
         moment only: the card never leaves its real owner)."""
         st = e.state
-        st.keepers[owner].append(lent)
-        try:
+        with st.borrowed(lent, st.keepers[owner]):
             return owner in st.defs[goal].impl.winners(e, goal)
-        finally:
-            st.keepers[owner].remove(lent)
 
 
 class _FreePower(Mechanic):
@@ -350,8 +344,7 @@ class CuresCreeper(_FreePower):
         c = e.choose("card", player, f"{player} picks the Creeper {e.name(card)} removes", self._targets(e, card, player))
         host = st.attachments.get(c)
         e.detach(c)
-        st.keepers[player].remove(c)
-        e.to_discard(c)
+        st.to_discard(c, st.keepers[player])
         e.say(f"{e.name(card)} detaches {e.name(c)} from {e.name(host)} and discards it.")
 
 
@@ -385,8 +378,7 @@ class TakeRandomCard(_FreePower):
         victims = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
         victim = e.choose("player", player, f"{player} picks whose hand {e.name(card)} reaches into", victims)
         taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
-        st.hands[victim].remove(taken)
-        st.hands[player].append(taken)
+        st.move(taken, st.hands[victim], st.hands[player])
         e.say(f"{player} takes a random card from {victim}'s hand: {e.name(taken)}.")
 
 
@@ -448,9 +440,7 @@ class DrawThenDiscard(Mechanic):
         if not n:
             return
         picked = e.choose("discard", player, f"{player} discards {n} card(s) from their hand", list(hand), count=n)
-        for c in picked:
-            hand.remove(c)
-            e.to_discard(c)
+        st.move_run(picked, hand, st.discard, top=True)
         e.say(f"{player} discards {e.names(picked)}.")
 
 
@@ -476,15 +466,14 @@ class TimePortal(Mechanic):
             pick = e.choose("card", player, f"{player} looks through the discard pile or the draw pile for any card "
                             "but a Creeper", options)
             if pick in st.discard:
-                st.discard.remove(pick)
+                st.move(pick, st.discard, st.hands[player])
                 where = "the discard pile, leaving its order as it was"
                 cites: tuple[str, ...] = ("discard-pile-public",)
             else:
-                st.draw_pile.remove(pick)
-                st.rng.shuffle(st.draw_pile)
+                st.move(pick, st.draw_pile, st.hands[player])
+                st.shuffle_zone(st.draw_pile)
                 where = "the draw pile, which is then shuffled"
                 cites = ()
-            st.hands[player].append(pick)
             e.say(f"{player} takes {e.name(pick)} from {where}, shows it and adds it to {_set_aside(inside)}.",
                   *cites, *(("turn-end-inside-d3p2",) if inside else ()))
         else:
@@ -516,26 +505,23 @@ class WhatDoYouWant(Mechanic):
             e.say(f"The discard pile holds nothing to take; {e.name(card)} still ends the turn.", "rule-cards-always-playable")
         else:
             pick = e.choose("card", player, f"{player} picks a card from the discard pile", options)
-            st.discard.remove(pick)
-            st.resolving.append(pick)               # in flight while its destination is decided
+            st.move(pick, st.discard, st.resolving)   # in flight while its destination is decided
             e.say(f"{player} looks through the discard pile, as anyone may, and picks {e.name(pick)}.",
                   "discard-pile-public")
             kind = st.defs[pick].type
             if kind in (KEEPER, GOAL):
-                e.land(pick, st.hands[player])
+                st.move(pick, st.resolving, st.hands[player])
                 e.say(f"{e.name(pick)} is shown and goes into {_set_aside(inside)}.",
                       *(("turn-end-inside-d3p2",) if inside else ()))
             elif kind == CREEPER:
                 others = [p for p in e.seat_order(start=player) if p != player] or [player]
                 to = e.choose("player", player, f"{player} picks who is given {e.name(pick)}", others)
                 e.say(f"A Creeper is never held: {player} gives {e.name(pick)} to {to}.")
-                st.resolving.remove(pick)
-                e.place_in_front(to, pick)
+                e.place_in_front(to, pick, st.resolving)
                 e.checkpoint()
             else:
                 e.say(f"{e.name(pick)} must be played at once.")
-                st.resolving.remove(pick)
-                e.play_card(player, pick, counted=False, how=" from the discard pile")
+                e.play_card(player, pick, st.resolving, counted=False, how=" from the discard pile")
         _action_done(e, card, player)
         if st.turn_number == turn:
             _turn_ends(e, card, player, inside)
@@ -571,7 +557,7 @@ class ReturnTaggedKeepers(Mechanic):
         with e.atomic():
             for p, k in beings:
                 e.take_from_play(k, player)
-                e.land(k, st.hands[holder or p])
+                st.move(k, st.resolving, st.hands[holder or p])
             if holder:
                 for p in dict.fromkeys(p for p, _ in beings if p != holder):
                     e.note_victim(p, holder)
@@ -603,8 +589,8 @@ class TradePlaces(Mechanic):
         if others:
             other = e.choose("player", player, f"{player} picks who to trade places with", others)
             with e.atomic():
-                st.hands[player], st.hands[other] = st.hands[other], st.hands[player]
-                st.keepers[player], st.keepers[other] = st.keepers[other], st.keepers[player]
+                st.pass_zones([(st.hands[player], st.hands[other]), (st.hands[other], st.hands[player])])
+                st.pass_zones([(st.keepers[player], st.keepers[other]), (st.keepers[other], st.keepers[player])])
                 e.say(f"{player} and {other} trade places: each takes over the other's hand and everything in front of "
                       "them; the seating stays as it was (the printed card swaps seats, the FAQ says trade places).",
                       *(("turn-end-inside-d3p2",) if inside else ()))
@@ -651,8 +637,7 @@ class Sledgehammer(Mechanic):
                     e.say(f"{p} loses {e.name(c)} from the table.")
                     _discard_from_table(e, c, player)
                 else:
-                    st.hands[p].remove(c)
-                    e.to_discard(c)
+                    st.to_discard(c, st.hands[p])
                     e.say(f"{p} has no Keeper and loses a random card from hand: {e.name(c)}.")
 
 

@@ -44,7 +44,7 @@ class SurpriseMechanic(Mechanic):
         """Where the canceled card goes once the table is restored: the discard pile
         (a canceled free action leaves its rule or Keeper where it is)."""
         if window.kind != "use":
-            e.to_discard(window.card)
+            e.state.to_discard(window.card, e.state.resolving)
 
     def discard_or_random(self, e, player, card_type, what):
         """Every other player gives up a card of `card_type` of their choice, or a card
@@ -60,8 +60,7 @@ class SurpriseMechanic(Mechanic):
             else:
                 lost = e.chance(p, f"a random card from {p}'s hand", list(st.hands[p]))
                 how = "loses at random"
-            st.hands[p].remove(lost)
-            e.to_discard(lost)
+            st.to_discard(lost, st.hands[p])
             e.say(f"{p} {how} {e.name(lost)}.", "cancel-in-turn-discard-choice")
 
 
@@ -77,8 +76,7 @@ class CanceledPlans(SurpriseMechanic):
         gone = list(st.goals)
         with e.atomic():
             for g in gone:
-                st.goals.remove(g)
-                e.to_discard(g)
+                st.to_discard(g, st.goals)
         e.say(f"The Goal{'s' if len(gone) != 1 else ''} in play ({e.names(gone)}) are discarded.")
         self.discard_or_random(e, player, GOAL, "a Goal")
 
@@ -144,7 +142,7 @@ class ThatsMine(SurpriseMechanic):
         return f"{e.name(card)} takes a Keeper just played"
 
     def cancel(self, e, card, window, player):
-        e.place_in_front(player, window.card)
+        e.place_in_front(player, window.card, e.state.resolving)
         e.say(f"{e.name(window.card)} goes in front of {player} instead.")
 
     def play(self, e, card, player):
@@ -207,8 +205,7 @@ class ItsATrap(SurpriseMechanic):
             if p == player or not st.hands[p]:
                 continue
             lost = e.choose("card", p, f"{p} discards a card of their choice", list(st.hands[p]))
-            st.hands[p].remove(lost)
-            e.to_discard(lost)
+            st.to_discard(lost, st.hands[p])
             e.say(f"{p} discards {e.name(lost)}.")
         e.draw(player, 2, why=e.name(card))
 

@@ -181,7 +181,7 @@ class Core(Answers, Quantities, Responses):
 
     def detach(self, creeper: int) -> None:
         """A Creeper moved on its own leaves the Keeper it was attached to."""
-        self.state.attachments.pop(creeper, None)
+        self.state.detach(creeper)
 
     def place_in_front(self, player: str, card: int, src: list[int]) -> None:
         """Put a Keeper or Creeper from the zone `src` in front of `player` and let it
@@ -850,7 +850,7 @@ class Core(Answers, Quantities, Responses):
         st.move_run(list(st.hands[name]), st.hands[name], st.discard, top=True)
         st.move_run(list(st.keepers[name]), st.keepers[name], st.discard, top=True)
         for c in gone:
-            st.attachments.pop(c, None)
+            st.detach(c)
         active_name = st.active_player
         st.players.remove(name)
         st.drop_player_zones(name)

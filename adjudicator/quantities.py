@@ -34,11 +34,17 @@ def _kept(face_up_only: bool) -> Callable[[F], F]:
 
         @wraps(fn)
         def figure(self: "Quantities", *args: Any) -> Any:
+            st = self.state
             frozen = self._frozen
-            if frozen is not None and frozen[0] is self.state:
+            if frozen is not None and frozen[0] is st:
                 memo = frozen[1]
             elif face_up_only:
-                memo = self._figures_here()
+                last = self._last          # (the fast path of `_figures_here`, inline)
+                if last[0] is st and last[1] == (st.moves, st.turn_number, st.active, len(st.claims),
+                                                 len(st.eliminated), len(st.players)):
+                    memo = last[3]
+                else:
+                    memo = self._figures_here()
             else:
                 return fn(self, *args)
             key = (name, args)
@@ -62,7 +68,7 @@ class Quantities:
     state: "State"
     _figures: dict[tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]]
     _figures_for: "list[Any] | None" = None
-    _last: tuple[tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]] = ((), {})
+    _last: tuple[Any, tuple[int, ...], tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]] = (None, (), (), {})
     _frozen: "tuple[State, dict[tuple[str, tuple[Any, ...]], Any]] | None" = None
 
     @property
@@ -84,17 +90,21 @@ class Quantities:
 
     def _figures_here(self) -> dict[tuple[str, tuple[Any, ...]], Any]:
         """The figures kept for the face-up table as it is now (per engine: card ids
-        mean the same cards only within one game)."""
-        key = self.face_up()
+        mean the same cards only within one game). Between two moves of a card on the
+        same table (`State.moves`) in the same turn, nothing face up can have changed,
+        so the last table's figures are found without looking at its cards."""
+        st = self.state
+        stamp = (st.moves, st.turn_number, st.active, len(st.claims), len(st.eliminated), len(st.players))
         last = self._last
-        if last[0] == key and self._figures_for is self.state.defs:
-            return last[1]
-        if self._figures_for is not self.state.defs or len(self._figures) > 2048:
-            self._figures, self._figures_for = {}, self.state.defs   # (a long game sees many tables)
+        if last[0] is st and last[1] == stamp:
+            return last[3]
+        key = self.face_up()
+        if self._figures_for is not st.defs or len(self._figures) > 2048:
+            self._figures, self._figures_for = {}, st.defs    # (a long game sees many tables)
         here = self._figures.get(key)
         if here is None:
             here = self._figures[key] = {}
-        self._last = (key, here)
+        self._last = (st, stamp, key, here)
         return here
 
     @contextmanager

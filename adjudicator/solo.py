@@ -80,7 +80,7 @@ class SoloFluxx(Engine):
                 used = st.defs[g].impl.required_cards(self, g, player)
                 st.move(g, st.goals, st.scored, top=True)
                 for k in used:
-                    st.attachments.pop(k, None)
+                    st.detach(k)
                     st.to_discard(k, st.keepers[player])
                 self.say(f"{player} meets {self.name(g)}: it moves to the Scored Goals pile ({len(st.scored)} so far) and "
                          f"the cards it needed are discarded ({self.names(used)}).", "rule-solo-goal-scoring")

@@ -6,8 +6,8 @@ lists with the top card first. Only facts are stored here: quantities such as pl
 left or the Hand Limit are derived on demand by `adjudicator.quantities`.
 
 Cards move only through the primitives at the end of `State` (`move`, `move_run`,
-`pass_zones`, `shuffle_zone`, `relabel`, and the ones that open and close a player's
-or a temporary hand's zones): each checks that the cards are where the caller says,
+`pass_zones`, `shuffle_zone`, `relabel`, `attach` and `detach`, and the ones that
+open and close a player's or a temporary hand's zones): each checks that the cards are where the caller says,
 so no card is ever lost or doubled, and counts the change in `State.moves`. The rules
 core builds on them the moves that fire hooks (`Core.place_in_front`,
 `Core.remove_rule`, `Core.move_to`...). tests/test_card_moves.py finds any other edit
@@ -310,6 +310,16 @@ class State:
         """Shuffle a zone (a pile) in place with the table's generator."""
         self.rng.shuffle(zone)
         self.moves += 1
+
+    def attach(self, creeper: int, keeper: int) -> None:
+        """Record `creeper` as attached to `keeper` (both in play)."""
+        self.attachments[creeper] = keeper
+        self.moves += 1
+
+    def detach(self, creeper: int) -> None:
+        """`creeper` is attached to nothing any more (if it was)."""
+        if self.attachments.pop(creeper, None) is not None:
+            self.moves += 1
 
     def relabel(self, old: int, new: int) -> None:
         """Copy `new` takes the place of copy `old` wherever it stands in a hand or

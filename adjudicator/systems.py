@@ -124,7 +124,7 @@ class KnockOuts(System):
         st.move_run(keepers, st.keepers[player], st.discard, top=True)
         gone = hand + keepers
         for c in gone:
-            st.attachments.pop(c, None)
+            st.detach(c)
         core.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} cards).",
                  "rule-danger-elimination")
         if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
@@ -193,7 +193,7 @@ def follow_attachments(core: Core) -> None:
         holder = st.owner_of_keeper(creeper)
         owner = st.owner_of_keeper(keeper)
         if holder is None:                    # the Creeper itself has left play
-            del st.attachments[creeper]
+            st.detach(creeper)
             if owner is not None and creeper in st.discard:
                 core.take_from_play(keeper, owner)
                 st.to_discard(keeper, st.resolving)
@@ -201,7 +201,7 @@ def follow_attachments(core: Core) -> None:
                          "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
             continue
         if owner is None:
-            del st.attachments[creeper]
+            st.detach(creeper)
             st.to_discard(creeper, st.keepers[holder])
             core.say(f"{core.name(keeper)} left play, so the {core.name(creeper)} attached to it is discarded too.",
                      "attached-pair-discarded-together")
@@ -219,7 +219,7 @@ def follow_attachments(core: Core) -> None:
             if not fits:
                 continue
             k = core.choose("card", p, f"{p} picks the Keeper {core.name(creeper)} attaches to", fits)
-            st.attachments[creeper] = k
+            st.attach(creeper, k)
             core.say(f"{core.name(creeper)} attaches to {p}'s {core.name(k)} at once" +
                      (", switching off its power." if impl.switches_off_power else "."),
                      "rule-creeper-placement", "creeper-attaches-when-keeper-arrives")

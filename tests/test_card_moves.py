@@ -27,6 +27,9 @@ ALLOWED = {
     ("adjudicator/state.py", "State.drop_frame"),
     ("adjudicator/state.py", "State.add_player_zones"),
     ("adjudicator/state.py", "State.drop_player_zones"),
+    ("adjudicator/state.py", "State.attach"),
+    ("adjudicator/state.py", "State.detach"),
+    ("adjudicator/position.py", "Position.state"),     # the attachments of a table being set up
 }
 
 
@@ -68,6 +71,9 @@ def test_every_allowed_place_still_edits_a_zone():
     "del st.hands[p]",
     "st.hands.pop(p)",
     "st.temp_hands.append(frame)",
+    "st.attachments[c] = k",
+    "st.attachments.pop(c, None)",
+    "del st.attachments[c]",
     "st.rng.shuffle(st.draw_pile)",
     "hand = st.hands[p]\nhand.remove(c)",
     "pile = st.draw_pile\npile[:] = []",
@@ -86,7 +92,6 @@ def test_the_search_finds_each_kind_of_direct_edit(source):
     "st.move(c, st.hands[p], st.discard)",
     "st.shuffle_zone(st.draw_pile)",
     "st.free_used.append(key)",
-    "st.attachments.pop(c, None)",
     "self.cards[key] = card",
     "st.rng.shuffle(cards)",
 ])

@@ -199,7 +199,7 @@ class Mechanic:
 
     def on_placed(self, e: "RulesCore", card: int, owner: str) -> None:
         """A Keeper or Creeper has just come into play in front of `owner` (a Creeper
-        may attach itself to a Keeper here: `e.state.attachments[creeper] = keeper`)."""
+        may attach itself to a Keeper here: `e.state.attach(creeper, keeper)`)."""
 
     def power_active(self, e: "RulesCore", card: int) -> bool:
         """Whether this card's power works now (a Malfunction may switch it off)."""

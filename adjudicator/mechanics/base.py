@@ -95,7 +95,11 @@ class Mechanic:
     def on_leave(self, e: "RulesCore", card: int, by: str) -> None:
         """A rule has just left play."""
 
-    # derived quantities: None means "this rule says nothing about it"
+    # derived quantities: None means "this rule says nothing about it". These answers
+    # (and `numeral`, `power_active`) are kept per face-up table (Quantities.face_up),
+    # so they may read only what is face up: the rules, the cards in front of players
+    # and their attachments, the players in, whose turn it is, whether it began with
+    # an empty hand, and the bonuses granted this turn; never hands or piles.
     def draw_base(self, e: "RulesCore", card: int) -> int | None:
         return None
 

@@ -828,7 +828,7 @@ class Core(Answers, Quantities, Responses):
             raise Rejected(f"{name} is already at the table")
         if st.game_over:
             raise Rejected("the game is over", "rule-win-instantly-any-turn")
-        st.players.append(name)
+        st.seat(name)
         st.add_player_zones(name)
         self.say(f"{name} jumps in and is dealt a hand of 3 cards.", "rule-jumping-in")
         self.draw(name, 3, why="jumping in")
@@ -852,16 +852,16 @@ class Core(Answers, Quantities, Responses):
         for c in gone:
             st.detach(c)
         active_name = st.active_player
-        st.players.remove(name)
         st.drop_player_zones(name)
+        st.unseat(name)
         if name in st.eliminated:
-            st.eliminated.remove(name)
+            st.bring_back(name)
         self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} cards).",
                  "rule-dropping-out")
         if nxt is not None:          # (the one who left was active) the turn passes to the next seat
             self.start_turn(nxt)
         else:
-            st.active = st.players.index(active_name)
+            st.set_active(st.players.index(active_name))
         self.checkpoint()
 
     def _turn_ends_for(self, player: str) -> bool:
@@ -987,15 +987,13 @@ class Core(Answers, Quantities, Responses):
 
     def start_turn(self, player: str) -> None:
         st = self.state
-        st.active = st.players.index(player)
+        st.begin_turn(st.players.index(player))
         st.turn_number += 1
         st.drawn = 0
         st.played = 0
         st.free_used = []
-        st.claims = []
         st.questions = 0
         st.phase = "start"
-        st.started_empty = not st.hands[player]
         self.say(f"{player}'s turn begins.", "rule-play-clockwise")
         for k in list(st.keepers[player]):
             if k in st.keepers[player]:

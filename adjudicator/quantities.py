@@ -39,12 +39,8 @@ def _kept(face_up_only: bool) -> Callable[[F], F]:
             if frozen is not None and frozen[0] is st:
                 memo = frozen[1]
             elif face_up_only:
-                last = self._last          # (the fast path of `_figures_here`, inline)
-                if last[0] is st and last[1] == (st.moves, st.turn_number, st.active, len(st.claims),
-                                                 len(st.eliminated), len(st.players)):
-                    memo = last[3]
-                else:
-                    memo = self._figures_here()
+                held = st.figures
+                memo = held if held is not None else self._figures_here()
             else:
                 return fn(self, *args)
             key = (name, args)
@@ -68,7 +64,6 @@ class Quantities:
     state: "State"
     _figures: dict[tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]]
     _figures_for: "list[Any] | None" = None
-    _last: tuple[Any, tuple[int, ...], tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]] = (None, (), (), {})
     _frozen: "tuple[State, dict[tuple[str, tuple[Any, ...]], Any]] | None" = None
 
     @property
@@ -90,21 +85,18 @@ class Quantities:
 
     def _figures_here(self) -> dict[tuple[str, tuple[Any, ...]], Any]:
         """The figures kept for the face-up table as it is now (per engine: card ids
-        mean the same cards only within one game). Between two moves of a card on the
-        same table (`State.moves`) in the same turn, nothing face up can have changed,
-        so the last table's figures are found without looking at its cards."""
+        mean the same cards only within one game), which the table then holds
+        (`State.figures`) until something they read changes: a card moving, the turn
+        passing, a player in or out, a bonus granted (the State's methods for each
+        reset it)."""
         st = self.state
-        stamp = (st.moves, st.turn_number, st.active, len(st.claims), len(st.eliminated), len(st.players))
-        last = self._last
-        if last[0] is st and last[1] == stamp:
-            return last[3]
         key = self.face_up()
         if self._figures_for is not st.defs or len(self._figures) > 2048:
             self._figures, self._figures_for = {}, st.defs    # (a long game sees many tables)
         here = self._figures.get(key)
         if here is None:
             here = self._figures[key] = {}
-        self._last = (st, stamp, key, here)
+        st.figures = here
         return here
 
     @contextmanager

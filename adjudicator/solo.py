@@ -19,7 +19,7 @@ class SoloFluxx(Engine):
 
     def _knocked_out_rejoins(self, player: str) -> bool:
         st = self.state
-        st.eliminated.append(player)
+        st.knock_out(player)
         st.waiting[player] = []
         self.say(f"Playing Solo, {player} will jump back in as soon as the next rule has been drawn.",
                  "rule-solo-elimination-rejoin")
@@ -62,7 +62,7 @@ class SoloFluxx(Engine):
                  "rule-solo-turn-alternation")
         self.place_rule(rule, player)
         if player in st.eliminated:
-            st.eliminated.remove(player)
+            st.bring_back(player)
             st.waiting.pop(player, None)
             self.say(f"A rule has been drawn, so {player} jumps right back in with a fresh hand of 3.",
                      "rule-solo-elimination-rejoin")

@@ -156,6 +156,10 @@ class State:
     rng: Rng = field(default_factory=Rng)
     serial: int = 0
     moves: int = 0                # changes of the zones so far (every primitive below counts one)
+    # the figures kept for the face-up table as it is now (Quantities), or None once
+    # anything they read has changed: every primitive below and every change of the
+    # turn's owner, the players in or out, or the bonuses granted resets it
+    figures: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def active_player(self) -> str:
@@ -283,6 +287,7 @@ class State:
         else:
             dst.append(card)
         self.moves += 1
+        self.figures = None
 
     def to_discard(self, card: int, src: list[int]) -> None:
         """Move `card` from the zone `src` to the top of the discard pile."""
@@ -305,21 +310,64 @@ class State:
         for (_, dst), cards in zip(passes, contents):
             dst[:] = cards
         self.moves += 1
+        self.figures = None
 
     def shuffle_zone(self, zone: list[int]) -> None:
         """Shuffle a zone (a pile) in place with the table's generator."""
         self.rng.shuffle(zone)
         self.moves += 1
+        self.figures = None
+
+    # -- the other facts the figures read: changed only here -------------------
+    def set_active(self, index: int) -> None:
+        """The player at seat `index` is the active player."""
+        self.active = index
+        self.figures = None
+
+    def begin_turn(self, index: int) -> None:
+        """The turn of the player at seat `index` begins: no bonus granted yet, and
+        whether it began with an empty hand is noted."""
+        self.active = index
+        self.claims = []
+        self.started_empty = not self.hands[self.players[index]]
+        self.figures = None
+
+    def grant(self, claim: str) -> None:
+        """The table grants a judged bonus (its card key) for this turn."""
+        self.claims.append(claim)
+        self.figures = None
+
+    def knock_out(self, player: str) -> None:
+        """`player` is out of the game (their cards already gone where they go)."""
+        self.eliminated.append(player)
+        self.figures = None
+
+    def bring_back(self, player: str) -> None:
+        """A knocked-out `player` is back in the game."""
+        self.eliminated.remove(player)
+        self.figures = None
+
+    def seat(self, player: str) -> None:
+        """A player joins the table in the last seat (their zones opened next)."""
+        self.players.append(player)
+        self.figures = None
+
+    def unseat(self, player: str) -> None:
+        """A player leaves the table (their zones already closed)."""
+        self.players.remove(player)
+        self.figures = None
 
     def attach(self, creeper: int, keeper: int) -> None:
         """Record `creeper` as attached to `keeper` (both in play)."""
         self.attachments[creeper] = keeper
         self.moves += 1
+        self.figures = None
 
     def detach(self, creeper: int) -> None:
         """`creeper` is attached to nothing any more (if it was)."""
         if self.attachments.pop(creeper, None) is not None:
             self.moves += 1
+            self.figures = None
 
     def relabel(self, old: int, new: int) -> None:
         """Copy `new` takes the place of copy `old` wherever it stands in a hand or
@@ -328,6 +376,7 @@ class State:
             if old in zone:
                 zone[zone.index(old)] = new
         self.moves += 1
+        self.figures = None
 
     @contextmanager
     def borrowed(self, card: int, zone: list[int]) -> Iterator[None]:
@@ -336,11 +385,13 @@ class State:
         again when the block ends; it never leaves where it is."""
         zone.append(card)
         self.moves += 1
+        self.figures = None
         try:
             yield
         finally:
             zone.remove(card)
             self.moves += 1
+            self.figures = None
 
     def add_frame(self, frame: TempHand) -> None:
         """Open a temporary hand (empty: cards are then drawn into it)."""
@@ -348,6 +399,7 @@ class State:
             raise MisplacedCard(f"a temporary hand opens empty; this one holds {len(frame.cards)} card(s)")
         self.temp_hands.append(frame)
         self.moves += 1
+        self.figures = None
 
     def drop_frame(self, frame: TempHand) -> None:
         """Close a temporary hand whose cards have all gone elsewhere."""
@@ -355,6 +407,7 @@ class State:
             raise MisplacedCard(f"closing a temporary hand that still holds {self._names(frame.cards)} would lose them")
         self.temp_hands.remove(frame)
         self.moves += 1
+        self.figures = None
 
     def add_player_zones(self, player: str) -> None:
         """Give a player joining the table an empty hand and an empty table."""
@@ -363,6 +416,7 @@ class State:
         self.hands[player] = []
         self.keepers[player] = []
         self.moves += 1
+        self.figures = None
 
     def drop_player_zones(self, player: str) -> None:
         """Take away the zones of a player leaving the table, once they are empty."""
@@ -371,6 +425,7 @@ class State:
             raise MisplacedCard(f"{player} leaves with {self._names(left)} still in their zones: they would be lost")
         del self.hands[player], self.keepers[player]
         self.moves += 1
+        self.figures = None
 
     def _names(self, cards: Sequence[int]) -> str:
         return ", ".join(self.name(c) for c in cards)

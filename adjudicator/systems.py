@@ -137,7 +137,7 @@ class KnockOuts(System):
                      f"{player} jumps straight back in.", "rule-danger-two-player")
             core.deal_in(player)
             return
-        st.eliminated.append(player)
+        st.knock_out(player)
         st.waiting[player] = []
         if player == st.active_player:
             core.end_turn(f"{player} was knocked out", immediately=True)
@@ -157,7 +157,7 @@ class KnockOuts(System):
         if not st.draw_pile:
             raise Rejected(f"{name} may come back only if at least one card can be drawn before the discard pile is "
                            "reshuffled, and the draw pile is empty", "rule-danger-rejoin-limits")
-        st.eliminated.remove(name)
+        st.bring_back(name)
         st.waiting.pop(name, None)
         core.say(f"{name} jumps back into the game with a fresh hand of 3.", "rule-danger-rejoin-wait",
                  "rule-jumping-in")

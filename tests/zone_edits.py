@@ -20,7 +20,10 @@ from pathlib import Path
 ZONE_ATTRS = frozenset({"rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "resolving", "rules_pile",
                         "scored", "cards"})
 # containers of zones: State.hands and State.keepers (player -> zone), State.temp_hands
-CONTAINERS = frozenset({"hands", "keepers", "temp_hands", "attachments"})
+CONTAINERS = frozenset({"hands", "keepers", "temp_hands", "attachments",
+                        # the other facts the kept figures read (State.figures is reset by the
+                        # State's methods that change them)
+                        "players", "eliminated", "claims", "active", "started_empty"})
 MUTATORS = frozenset({"append", "remove", "insert", "pop", "extend", "clear", "sort", "reverse", "__setitem__",
                       "__delitem__", "__iadd__", "popitem", "update", "setdefault"})
 # `cards` is a zone of a temporary hand (`frame.cards`, `st.temp_hands[-1].cards`), but

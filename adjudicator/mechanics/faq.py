@@ -235,7 +235,7 @@ class JudgedBonus(Mechanic):
         if ok and d.params["optional"]:
             ok = e.choose("yes_no", player, f"{player} may take the {d.name}: take it?", [])
         if ok:
-            st.claims.append(d.key)
+            st.grant(d.key)
             e.say(f"{d.name} applies to {player} this turn.", "play-all-plus-bonus")
 
     def draw_bonus(self, e, card, player):

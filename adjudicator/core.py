@@ -205,7 +205,7 @@ class Core(Answers, Quantities, Responses):
                      *cites, "limit-discard-choice", "hand-limit-is-cap",
                      *(("out-of-turn-activity",) if when_played else ()))
         limit = self.keeper_limit(player)
-        keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+        keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER] if limit is not None else []
         if limit is not None and len(keepers) > limit:
             n = len(keepers) - limit
             cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")

@@ -124,6 +124,10 @@ class Engine(Core):
         self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
         self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
         self._cont: Continuation | None = None    # the run under way (a decision pauses it)
+        # (kept on the instance: the figures and the checkpoint read them at every step)
+        self._frozen = None
+        self._figures_for = None
+        self._systems = None
         self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
         self._peeked = False                      # the run looked ahead for an answer not given yet
         self._unseen_known: tuple[list[CardDef], int, bool] | None = None

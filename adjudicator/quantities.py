@@ -288,15 +288,19 @@ class Quantities:
         return self._first("agenda") or 1
 
     @_memoized
-    def in_front(self, player: str) -> frozenset[str]:
-        """The names of the cards in front of `player`, and each of their tags written
-        `tag:NAME` (what Goals ask for)."""
-        defs = self.state.defs
-        out = set()
-        for k in self.state.keepers[player]:
-            out.add(defs[k].name)
-            out.update("tag:" + t for t in defs[k].tags)
-        return frozenset(out)
+    def holdings(self) -> dict[str, frozenset[str]]:
+        """For each player, the names of the cards in front of them and each of their
+        tags written `tag:NAME` (what Goals ask for). Not to be changed."""
+        st = self.state
+        defs = st.defs
+        out: dict[str, frozenset[str]] = {}
+        for p in st.players:
+            held = set()
+            for k in st.keepers[p]:
+                held.add(defs[k].name)
+                held.update("tag:" + t for t in defs[k].tags)
+            out[p] = frozenset(held)
+        return out
 
     def keeper_count(self, player: str) -> int:
         st = self.state

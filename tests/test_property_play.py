@@ -140,7 +140,7 @@ def quantities(engine: Engine) -> tuple:
             engine.keeper_limit(), engine.agenda_size(), engine.inflation(),
             [engine.answering(h) for h in ("draw_bonus", "play_bonus", "numeral", "filter_winners")],
             [engine.answering_in_front(h) for h in ("draw_bonus", "claims", "on_checkpoint")],
-            [engine.in_front(p) for p in st_.players])
+            engine.holdings())
 
 
 def check_invariants(engine: Engine, total: int) -> None:

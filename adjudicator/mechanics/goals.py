@@ -10,7 +10,7 @@ _GOALS = frozenset({GOAL, UNGOAL})
 
 def _has(e, player: str, wanted: str) -> bool:
     """A Keeper/Creeper named `wanted` (or any with the tag, written `tag:NAME`) in front of player."""
-    return wanted in e.in_front(player)
+    return wanted in e.holdings()[player]
 
 
 def _count_any(e, player: str, wanted: list[str]) -> int:
@@ -75,8 +75,9 @@ class KeeperGoal(Mechanic):
             return set()
         need_any = e.num(card, "any_count") if p_["any_count"] else 0
         out = set()
+        holdings = e.holdings()
         for p in st.players:
-            held = e.in_front(p)
+            held = holdings[p]
             if not all(n in held for n in p_["needs"]) or not all(n in held for n in p_["needs_creepers"]):
                 continue
             if need_any and _count_any(e, p, p_["any_of"]) < need_any:

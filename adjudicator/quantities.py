@@ -223,6 +223,7 @@ class Quantities:
             return 0
         return max(0, self.draw_total(st.active_player) - st.drawn)
 
+    @_memoized
     def play_bonus(self, player: str) -> int:
         return self._bonus("play_bonus", player)
 

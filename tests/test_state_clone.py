@@ -1,5 +1,6 @@
 """`State.clone()` copies every container a rule may change, and shares only what
-never changes in place (card definitions, which only grow, and immutable facts)."""
+never changes in place (card definitions, which only grow, and immutable facts) and
+the figures kept for the face-up table, which hold for any table alike."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ def test_a_clone_shares_no_container_but_the_definitions():
             assert getattr(copy, f.name) == getattr(st, f.name), f.name
     for f in dataclasses.fields(st):
         value = getattr(st, f.name)
-        if isinstance(value, (list, dict, set)) and f.name != "defs":
+        # `figures` is shared on purpose: the figures kept for this face-up table hold for
+        # any table alike, and a change resets a table's own reference (State.figures)
+        if isinstance(value, (list, dict, set)) and f.name not in ("defs", "figures"):
             assert getattr(copy, f.name) is not value, f"{f.name} is shared between a table and its copy"
     for p in st.players:
         assert copy.hands[p] is not st.hands[p] and copy.keepers[p] is not st.keepers[p]

@@ -6,6 +6,8 @@ source is searched for any other edit of a zone (tests/zone_edits.py)."""
 
 from __future__ import annotations
 
+import functools
+
 import random
 from pathlib import Path
 
@@ -44,6 +46,7 @@ ALLOWED = {
 }
 
 
+@functools.lru_cache(maxsize=1)
 def _engine_edits():
     return [e for path in sorted((ROOT / "adjudicator").rglob("*.py")) for e in zone_edits(path, ROOT)]
 

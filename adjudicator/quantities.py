@@ -54,15 +54,17 @@ class Quantities:
     @contextmanager
     def table_frozen(self) -> Iterator[None]:
         """Inside, `self.state` does not change: each figure about it is worked out once.
-        A trial that steps aside to a copy of the table works its own out as usual."""
-        if self._memo is not None:
+        A trial that steps aside to a copy of the table works its own out as usual, or
+        freezes that copy in turn (the frozen table's figures wait meanwhile)."""
+        if self._memo is not None and self._memo_table is self.state:
             yield
             return
+        outer = self._memo, self._memo_table
         self._memo, self._memo_table = {}, self.state
         try:
             yield
         finally:
-            self._memo, self._memo_table = None, None
+            self._memo, self._memo_table = outer
 
     # -- numerals --------------------------------------------------------------
     def inflation(self) -> int:

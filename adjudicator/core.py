@@ -811,9 +811,9 @@ class Core(Answers, Quantities, Responses):
         """The card in play giving `player` the free action `d`, and why it may not be
         used now (None: it may), judged before anything happens."""
         st = self.state
-        card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
-        if card is None:
-            card = next((c for c in st.keepers[player] if st.defs[c].key == d.key), None)
+        defs, key = st.defs, d.key
+        card = next((c for zone in (st.rules, st.meta_rules, st.keepers[player]) for c in zone if defs[c].key == key),
+                    None)
         if card is None:
             return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
                                   "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",

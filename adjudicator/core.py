@@ -622,37 +622,62 @@ class Core(Answers, Quantities, Responses):
 
     def _play_refusal(self, player: str, d: CardDef) -> Rejected | None:
         """Why `player` may not play `d` now, judged before anything happens (None: the
-        play goes ahead). `_event_play` and the legal-events list ask the same question."""
+        play goes ahead). `_event_play` and the legal-events list ask the same question
+        (`_play_refusals`)."""
+        return self._play_refusals(player, [d])[0]
+
+    def _play_refusals(self, player: str, cards: list[CardDef]) -> list[Rejected | None]:
+        """`_play_refusal` for each of `cards`: the same checks in the same order for
+        every card, what does not depend on the card (whose turn it is, the plays left)
+        worked out once for all of them, and a refusal that does not name the card
+        shared by all the cards it refuses."""
         st = self.state
         if player != st.active_player:
-            hint = " (to use a Surprise out of turn, write `surprise:`)" if d.type == SURPRISE else ""
             why = (f"{st.active_player} still has plays to make" if self.plays_left() > 0 or st.temp_hands else
                    f"the turn passes to {self.next_player()}, not {player}")
-            return Rejected(f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} ({why}); off "
-                            "their turn players only make the choices the rules ask of them", "rule-play-clockwise",
-                            ("out-of-turn-activity",))
-        if st.temp_hands:
-            frame = st.temp_hands[-1]
-            if not any(st.defs[c].key == d.key for c in frame.cards):
-                return Rejected(f"{player} is playing from the temporary hand of {self.name(frame.source)} "
-                                f"({self.names(frame.cards)}); {d.name} is not in it", "rule-nested-action-example")
-            if self.plays_left() <= 0:  # pragma: no cover - finished frames close at once
-                return Rejected("no plays are left in the temporary hand")
-        else:
-            if self.find_in_hand(player, d.key) is None:
-                return Rejected(f"{player} has no {d.name} in hand (hand: {self.names(st.hands[player])})")
-            if self.plays_left() <= 0:
-                kind, n = self.play_quota(player)
-                why = ("the Play rule's plays are used up" if kind == "n" and st.played >= n else
-                       "no cards are left to play" if not st.hands[player] else
-                       f"the Play rule keeps {n} card(s) in hand")
-                return Rejected(f"{player} has no play left this turn: {why}; end the turn instead",
-                                "play-more-than-hand", ("rule-turn-sequence",))
-        if d.type == UNKNOWN:
-            return Rejected("an unknown card ('?') cannot be played: name the card")
-        if d.type == CREEPER:
-            return Rejected(f"{d.name} is a Creeper: Creepers never stay in a hand", "rule-creeper-drawn-auto-play")
-        return None
+            refused: dict[bool, Rejected] = {}
+            for d in cards:
+                surprise = d.type == SURPRISE
+                if surprise not in refused:
+                    hint = " (to use a Surprise out of turn, write `surprise:`)" if surprise else ""
+                    refused[surprise] = Rejected(
+                        f"it is {st.active_player}'s turn, and {player} cannot play a card now{hint} ({why}); off "
+                        "their turn players only make the choices the rules ask of them", "rule-play-clockwise",
+                        ("out-of-turn-activity",))
+            return [refused[d.type == SURPRISE] for d in cards]
+        frame = st.temp_hands[-1] if st.temp_hands else None
+        held = {st.defs[c].key for c in (frame.cards if frame is not None else st.hands[player])}
+        left: int | None = None
+        no_play: Rejected | None = None
+        out: list[Rejected | None] = []
+        for d in cards:
+            if d.key not in held:
+                out.append(Rejected(f"{player} is playing from the temporary hand of {self.name(frame.source)} "
+                                    f"({self.names(frame.cards)}); {d.name} is not in it", "rule-nested-action-example")
+                           if frame is not None else
+                           Rejected(f"{player} has no {d.name} in hand (hand: {self.names(st.hands[player])})"))
+                continue
+            if left is None:
+                left = self.plays_left()
+                if left <= 0 and frame is not None:  # pragma: no cover - finished frames close at once
+                    no_play = Rejected("no plays are left in the temporary hand")
+                elif left <= 0:
+                    kind, n = self.play_quota(player)
+                    why = ("the Play rule's plays are used up" if kind == "n" and st.played >= n else
+                           "no cards are left to play" if not st.hands[player] else
+                           f"the Play rule keeps {n} card(s) in hand")
+                    no_play = Rejected(f"{player} has no play left this turn: {why}; end the turn instead",
+                                       "play-more-than-hand", ("rule-turn-sequence",))
+            if no_play is not None:
+                out.append(no_play)
+            elif d.type == UNKNOWN:
+                out.append(Rejected("an unknown card ('?') cannot be played: name the card"))
+            elif d.type == CREEPER:
+                out.append(Rejected(f"{d.name} is a Creeper: Creepers never stay in a hand",
+                                    "rule-creeper-drawn-auto-play"))
+            else:
+                out.append(None)
+        return out
 
     def _event_play(self, player: str, ev: Event) -> None:
         st = self.state
@@ -703,9 +728,9 @@ class Core(Answers, Quantities, Responses):
         """The card in play giving `player` the free action `d`, and why it may not be
         used now (None: it may), judged before anything happens."""
         st = self.state
-        card = next((c for c in st.rules + st.meta_rules if st.defs[c].key == d.key), None)
-        if card is None:
-            card = next((c for c in st.keepers[player] if st.defs[c].key == d.key), None)
+        defs, key = st.defs, d.key
+        card = next((c for zone in (st.rules, st.meta_rules, st.keepers[player]) for c in zone if defs[c].key == key),
+                    None)
         if card is None:
             return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
                                   "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
@@ -811,11 +836,13 @@ class Core(Answers, Quantities, Responses):
         return False
 
     def turn_duty(self, player: str) -> str | None:
-        st = self.state
+        defs = self.state.defs
         for r in self.rule_cards():
-            duty = st.defs[r].impl.turn_duty(self, r, player)
-            if duty:
-                return duty
+            impl = defs[r].impl
+            if "turn_duty" in impl.overridden:
+                duty = impl.turn_duty(self, r, player)
+                if duty:
+                    return duty
         return None
 
     def _event_join(self, name: str) -> None:
@@ -867,12 +894,16 @@ class Core(Answers, Quantities, Responses):
     def _turn_ends_for(self, player: str) -> bool:
         """Whether a play or use by `player` ends the active turn first: `player` is
         next in turn and nothing is left in the active player's turn."""
+        return player != self.state.active_player and self._turn_ends_next() == player
+
+    def _turn_ends_next(self) -> str | None:
+        """The player whose play or use would end the active turn first (the next in
+        turn, once nothing is left in the active player's turn), or None."""
         st = self.state
-        if player == st.active_player or st.game_over or st.temp_hands:
-            return False
-        if self.plays_left() > 0 or self.turn_duty(st.active_player):
-            return False
-        return self.next_player() == player
+        if st.game_over or st.temp_hands or self.plays_left() > 0 or self.turn_duty(st.active_player):
+            return None
+        nxt = self.next_player()
+        return nxt if nxt != st.active_player else None
 
     def unseen_source(self, player: str) -> list[int]:
         """The cards `player` would play from now: the open temporary hand for the

@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from adjudicator.catalogue import CardDef, Catalogue
 from adjudicator.continuations import Continuation, Pause, Retired
@@ -72,6 +72,18 @@ class _EndedTurn:
     state: State                     # the table once the turn had ended
     entries: list[Entry]             # what ending it said
     said: tuple[frozenset[str], set[tuple[int, str]], list[tuple[str, str, tuple[str, ...]]]]
+
+
+def _distinct(defs: list[CardDef], pools: list[list[int]], surprises: bool = False) -> list[str | None]:
+    """The keys of the cards in `pools`, each once, in order: the Surprises, or every
+    card known (not '?')."""
+    keys: dict[str | None, None] = {}
+    for pool in pools:
+        for c in pool:
+            d = defs[c]
+            if (d.type == SURPRISE) if surprises else (d.type != UNKNOWN):
+                keys[d.key] = None
+    return list(keys)
 
 
 @dataclass
@@ -401,22 +413,27 @@ class Engine(Core):
 
     def _refusals_after_turn_end(self, player: str, events: list[Event],
                                  listing: bool = False) -> list[Rejected | None]:
-        """The refusal each of `events` by `player` (next in turn) would meet once the
-        active turn has ended for them, or None: judged on one trial end of the turn on
-        a copy, choices nobody has scripted yet taken by default. Only the checks made
-        before anything happens can refuse an event, so those are asked, unless a card
-        nobody has seen ('?') is on the table (or the engine is `exhaustive`): then each
-        event is carried out in full on its own copy. Nothing is kept."""
+        """The refusal each of `events` (all of one kind) by `player` (next in turn) would
+        meet once the active turn has ended for them, or None: judged on one trial end of
+        the turn on a copy, choices nobody has scripted yet taken by default. Only the
+        checks made before anything happens can refuse an event, so those are asked (of
+        all the events together: `_upfront_refusals`), unless a card nobody has seen
+        ('?') is on the table (or the engine is `exhaustive`): then each event is carried
+        out in full on its own copy. Nothing is kept."""
         full = self.exhaustive or self._unseen_on_table()
         with self._after_turn_end(player, listing) as ended:
             if ended is not None:
                 return [ended.refusal] * len(events)
+            if not full:
+                verb, = {ev.verb for ev in events}
+                with self.table_frozen():        # (the trial table does not change while it is judged)
+                    over = self._game_over_refusal(events[0])
+                    if over is not None:
+                        return [over] * len(events)
+                    return self._upfront_refusals(player, verb, [ev.card for ev in events])
             table = self.state
             out: list[Rejected | None] = []
             for ev in events:
-                if not full:
-                    out.append(self._game_over_refusal(ev) or self._upfront_refusal(player, ev))
-                    continue
                 self.state = table.clone()
                 try:
                     self._dispatch_verb(player, ev)
@@ -466,33 +483,34 @@ class Engine(Core):
     def candidate_events(self) -> list[Event]:
         """Events worth trying now: plays of each card in reach, free actions, ending
         the turn. `legal_events` keeps the ones the rules allow."""
+        return [Event(verb, key, by=player) for verb, player, keys in self._candidate_groups() for key in keys]
+
+    def _candidate_groups(self) -> list[tuple[str, str, list[str | None]]]:
+        """The candidate events by kind, in the order `candidate_events` lists them: (verb,
+        player, the keys of the cards named; [None] for ending the turn)."""
         st = self.state
+        defs = st.defs
         if self.pending is not None:     # only a Surprise can come before the decision a play's effect waits for
             if self.pending.event.verb not in _ANSWERABLE:
                 return []
-            return [Event("surprise", key, by=p) for p in st.players
-                    for key in dict.fromkeys(st.defs[c].key for c in st.hands[p] if st.defs[c].type == SURPRISE)]
+            return [("surprise", p, _distinct(defs, [st.hands[p]], surprises=True)) for p in st.players]
         player = st.active_player
         if st.game_over:     # only a Surprise answering the winning play can still come
-            return [Event("surprise", st.defs[c].key, by=p) for p in st.players for c in st.hands[p]
-                    if st.defs[c].type == SURPRISE] if st.windows else []
-        out: list[Event] = []
-        source = st.temp_hands[-1].cards if st.temp_hands else st.hands[player]
-        for key in dict.fromkeys(st.defs[c].key for c in source if st.defs[c].type != UNKNOWN):
-            out.append(Event("play", key, by=player))
-        for c in st.rules + st.meta_rules + st.keepers[player]:
-            if st.defs[c].impl.free_action:
-                out.append(Event("use", st.defs[c].key, by=player))
-        out.append(Event("end_turn", by=player))
+            return [("surprise", p, [defs[c].key for c in st.hands[p] if defs[c].type == SURPRISE])
+                    for p in st.players] if st.windows else []
+        out: list[tuple[str, str, list[str | None]]] = [
+            ("play", player, _distinct(defs, [st.temp_hands[-1].cards if st.temp_hands else st.hands[player]])),
+            ("use", player, [defs[c].key for zone in (st.rules, st.meta_rules, st.keepers[player]) for c in zone
+                             if defs[c].impl.free_action]),
+            ("end_turn", player, [None]),
+        ]
         if st.windows:
             for p in st.players:
                 pools = [st.hands[p]] + ([t.cards for t in st.temp_hands] if p == player else [])
-                for key in dict.fromkeys(st.defs[c].key for pool in pools for c in pool if st.defs[c].type == SURPRISE):
-                    out.append(Event("surprise", key, by=p))
-        nxt = self.next_player()
-        if nxt != player and self._turn_ends_for(nxt):    # (before that, the next player may not play)
-            for key in dict.fromkeys(st.defs[c].key for c in st.hands[nxt] if st.defs[c].type != UNKNOWN):
-                out.append(Event("play", key, by=nxt))
+                out.append(("surprise", p, _distinct(defs, pools, surprises=True)))
+        nxt = self._turn_ends_next()        # (before the active turn is over, the next player may not play)
+        if nxt is not None:
+            out.append(("play", nxt, _distinct(defs, [st.hands[nxt]])))
         return out
 
     def try_event(self, event: Event) -> StepResult | None:
@@ -524,27 +542,24 @@ class Engine(Core):
             return self._legal_events()
 
     def _legal_events(self) -> list[Event]:
-        candidates = self.candidate_events()
         st = self.state
         if self.exhaustive or self.pending is not None or st.game_over or self._unseen_on_table():
-            return [ev for ev in candidates if self._accepted_on_trial(ev)]
-        out: list[tuple[int, Event]] = []
-        later: dict[str, list[tuple[int, Event]]] = {}   # plays by the next player, which end the active turn first
-        for i, ev in enumerate(candidates):
-            player = ev.by or st.active_player
-            if ev.verb == "surprise":
-                if self._accepted_on_trial(ev):
-                    out.append((i, ev))
-            elif player != st.active_player and ev.verb in ("play", "use") and self._turn_ends_for(player):
-                later.setdefault(player, []).append((i, ev))
-            elif self._upfront_refusal(player, ev) is None:
-                out.append((i, ev))
-        for player, events in later.items():
-            refusals = self._refusals_after_turn_end(player, [ev for _, ev in events], listing=True)
-            out += [pair for pair, refusal in zip(events, refusals) if refusal is None]
-        if later:
-            out.sort(key=lambda pair: pair[0])
-        return [ev for _, ev in out]
+            return [ev for ev in self.candidate_events() if self._accepted_on_trial(ev)]
+        active = st.active_player
+        out: list[Event] = []
+        for verb, player, keys in self._candidate_groups():
+            if not keys:
+                continue
+            if verb == "surprise":
+                out += [ev for ev in (Event(verb, key, by=player) for key in keys) if self._accepted_on_trial(ev)]
+            elif player != active:      # the next player's plays, which end the active turn first
+                events = [Event(verb, key, by=player) for key in keys]
+                refusals = self._refusals_after_turn_end(player, events, listing=True)
+                out += [ev for ev, refusal in zip(events, refusals) if refusal is None]
+            else:
+                refusals = self._upfront_refusals(player, verb, keys)
+                out += [Event(verb, key, by=player) for key, refusal in zip(keys, refusals) if refusal is None]
+        return out
 
     def _unseen_on_table(self) -> bool:
         """Whether any card nobody has seen ('?') is among the table's cards (its
@@ -555,20 +570,31 @@ class Engine(Core):
             known = self._unseen_known = (defs, len(defs), any(d.type == UNKNOWN for d in defs))
         return known[2]
 
-    def _upfront_refusal(self, player: str, ev: Event) -> Rejected | None:
-        """The refusal that the checks made before anything happens give `ev` (a play,
-        a free action or ending the turn) on the table as it stands, or None."""
+    def _upfront_refusals(self, player: str, verb: str, keys: list[str | None]) -> list[Rejected | None]:
+        """The refusal that the checks made before anything happens give each of
+        `player`'s events `verb` (plays, free actions or ending the turn) naming `keys`,
+        on the table as it stands, or None. Plays are judged together (`_play_refusals`:
+        what does not depend on the card is worked out once)."""
         self._pause_blocked += 1
         try:
-            if ev.verb == "play":
-                return self._play_refusal(player, self.cat.get(ev.key))
-            if ev.verb == "use":
-                return self._use_refusal(player, self.cat.get(ev.key))[1]
-            return self._end_turn_refusal(player)
-        except Rejected as refusal:
-            return refusal
-        except NeedDecision:
-            return None
+            named = cast("list[str]", keys)          # (plays and free actions always name a card)
+            if verb == "play":
+                try:
+                    return self._play_refusals(player, [self.cat.get(key) for key in named])
+                except Rejected as refusal:
+                    return [refusal] * len(keys)
+                except NeedDecision:
+                    return [None] * len(keys)
+            out: list[Rejected | None] = []
+            for key in named:
+                try:
+                    out.append(self._use_refusal(player, self.cat.get(key))[1] if verb == "use"
+                               else self._end_turn_refusal(player))
+                except Rejected as refusal:
+                    out.append(refusal)
+                except NeedDecision:
+                    out.append(None)
+            return out
         finally:
             self._pause_blocked -= 1
 

@@ -102,15 +102,17 @@ class Quantities:
     @contextmanager
     def table_frozen(self) -> Iterator[None]:
         """Inside, `self.state` does not change: every figure about it is worked out
-        once. A trial that steps aside to a copy of the table works its own out as usual."""
-        if self._frozen is not None:
+        once. A trial that steps aside to a copy of the table works its own out as usual,
+        or freezes that copy in turn (the frozen table's figures wait meanwhile)."""
+        if self._frozen is not None and self._frozen[0] is self.state:
             yield
             return
+        outer = self._frozen
         self._frozen = (self.state, dict(self._figures_here()))
         try:
             yield
         finally:
-            self._frozen = None
+            self._frozen = outer
 
     # -- numerals --------------------------------------------------------------
     def inflation(self) -> int:

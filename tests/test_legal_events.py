@@ -132,3 +132,58 @@ def test_an_end_of_turn_kept_from_the_listing_gives_what_ending_it_again_gives(d
                    (plain.state.rng.s, plain.state.serial, plain.state.history)
     if deck == "base":       # (other decks often ask at a turn's start: Talk Like a Pirate, Death)
         assert any(reused), "no kept end of turn was ever used"
+
+
+def test_a_table_frozen_inside_a_frozen_one_keeps_its_own_figures():
+    """The listing judges the next player's plays on a trial end of the turn, frozen
+    inside the frozen table: each table's figures are its own, and the outer table's
+    are there again afterwards."""
+    checked = 0
+    for seed in range(30):
+        engine = random_position(seed, "base", 3)
+        table = engine.state
+        if engine.pending is not None or table.game_over or engine.plays_left() == 0:
+            continue
+        trial = table.clone()
+        trial.played += engine.plays_left()           # the trial table's plays are used up
+        engine.state = trial
+        used_up = (engine.plays_left(), engine.turn_duty(trial.active_player))
+        engine.state = table
+        unfrozen = (engine.plays_left(), engine.turn_duty(table.active_player))
+        with engine.table_frozen():
+            assert (engine.plays_left(), engine.turn_duty(table.active_player)) == unfrozen
+            engine.state = trial
+            with engine.table_frozen():
+                assert engine._frozen is not None and engine._frozen[0] is trial
+                assert (engine.plays_left(), engine.turn_duty(trial.active_player)) == used_up
+            engine.state = table
+            assert engine._frozen is not None and engine._frozen[0] is table and engine._frozen[1]
+            assert (engine.plays_left(), engine.turn_duty(table.active_player)) == unfrozen
+        assert engine._frozen is None
+        checked += unfrozen[0] != used_up[0]
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("deck", ["base", "everything"])
+def test_plays_judged_together_are_judged_as_one_by_one(deck):
+    """`_play_refusals` works out once what does not depend on the card: for every
+    player, cards in hand or not, Creepers and Surprises among them, the refusals are
+    those of each card judged alone."""
+    for seed in range(12):
+        engine = random_position(500 + seed, deck, 3)
+        rng = random.Random(seed)
+        for _ in range(rng.randint(0, 8)):          # somewhere into a game
+            if engine.pending is not None:
+                answer_pending(engine, rng)
+                continue
+            legal = engine.legal_events()
+            if not legal:
+                break
+            engine.submit(rng.choice(legal))
+        st = engine.state
+        cards = [st.defs[c] for zone in st.all_zones().values() for c in zone]
+        rng.shuffle(cards)
+        for player in st.players:
+            together = engine._play_refusals(player, cards)
+            alone = [engine._play_refusals(player, [d])[0] for d in cards]
+            assert [r and (r.reason, r.cites) for r in together] == [r and (r.reason, r.cites) for r in alone]

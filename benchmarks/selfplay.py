@@ -18,7 +18,10 @@ so nothing refused is timed or counted. Times are process CPU time:
 `turns_with_legal_per_s` by step time plus legal time. The script uses only the
 engine's public surface (the scenario loader, `start_engine`, `Engine.submit`,
 `legal_events`, `pending`, `answer_by_chance`), so the same file can measure an older
-checkout: `PYTHONPATH=../old python -m benchmarks.selfplay ...`.
+checkout, run as a script with the older code on the path:
+`PYTHONPATH=../old python benchmarks/selfplay.py --games 40` (from ../old).
+With `--games N` it plays exactly the games of seeds SEED..SEED+N-1, so two engines
+that decide alike play the very same events (compare `events`).
 """
 
 from __future__ import annotations
@@ -127,7 +130,8 @@ def play_game(players: int, deck: str, seed: int, totals: dict[str, float]) -> N
     totals["games"] += 1
 
 
-def run(players: int = 2, deck: str = "base", seconds: float = 10.0, seed: int = 1) -> dict[str, Any]:
+def run(players: int = 2, deck: str = "base", seconds: float = 10.0, seed: int = 1,
+        games: int | None = None) -> dict[str, Any]:
     totals = dict.fromkeys(("plays", "events", "turns", "games", "errors", "step_time", "legal_time"), 0.0)
     errors: list[str] = []
     # one game untimed first, as a warm-up: what happens once per process (networkx is
@@ -139,7 +143,7 @@ def run(players: int = 2, deck: str = "base", seconds: float = 10.0, seed: int =
         pass
     start = time.process_time()
     game = 0
-    while time.process_time() - start < seconds:
+    while (game < games) if games is not None else (time.process_time() - start < seconds):
         try:
             play_game(players, deck, seed + game, totals)
         except Exception as exc:  # counted and reported, never hidden
@@ -168,9 +172,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deck", choices=("base", "all"), default="base")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", type=int, default=None, metavar="N",
+                    help="play exactly N games (seeds SEED to SEED+N-1) instead of playing for --seconds: "
+                         "two engines that agree then play the very same games")
     ap.add_argument("--json", action="store_true", help="print one JSON object (the default prints it too)")
     args = ap.parse_args(argv)
-    out = run(args.players, args.deck, args.seconds, args.seed)
+    out = run(args.players, args.deck, args.seconds, args.seed, args.games)
     print(json.dumps(out, indent=None if args.json else 2))
     return 0
 

@@ -277,7 +277,20 @@ class State:
     # -- moving cards: the only way a zone changes ------------------------------
     def move(self, card: int, src: list[int], dst: list[int], top: bool = False) -> None:
         """Move `card` from the zone `src` to the zone `dst`: on top (first) or at the
-        end (the bottom of a pile, the newest card of a hand or a table)."""
+        end (the bottom of a pile, the newest card of a hand or a table).
+
+        >>> from adjudicator.catalogue import default_catalogue
+        >>> cat = default_catalogue()
+        >>> st = State(defs=[cat.resolve("Milk"), cat.resolve("Cookies")], players=["Ann"],
+        ...            hands={"Ann": [0]}, keepers={"Ann": []})
+        >>> st.move(0, st.hands["Ann"], st.keepers["Ann"])
+        >>> st.keepers, st.moves
+        ({'Ann': [0]}, 1)
+        >>> st.move(1, st.hands["Ann"], st.discard)
+        Traceback (most recent call last):
+        ...
+        adjudicator.state.MisplacedCard: engine error: Cookies (copy 1) was to be moved from Ann.hand, which does not hold it; it is in no zone
+        """
         try:
             src.remove(card)
         except ValueError:

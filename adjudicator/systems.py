@@ -171,7 +171,17 @@ SYSTEMS: tuple[System, ...] = (Attachments(), Secrets(), GoalWatch(), KNOCK_OUTS
 def present(defs: Sequence[CardDef], eliminated: Sequence[str] = ()) -> tuple[System, ...]:
     """The systems the cards of a game (`defs`) use, in `SYSTEMS` order; a game that
     holds unseen cards may turn up any card, so it has every one. Players already
-    out (`eliminated`) bring the knock-outs."""
+    out (`eliminated`) bring the knock-outs.
+
+    >>> from adjudicator.catalogue import default_catalogue
+    >>> cat = default_catalogue()
+    >>> [s.name for s in present([cat.resolve("Milk"), cat.resolve("Malfunction")])]
+    ['attachments']
+    >>> [s.name for s in present([cat.resolve("Milk")], eliminated=["Cal"])]
+    ['knock_outs']
+    >>> len(present([cat.resolve("?")])) == len(SYSTEMS)
+    True
+    """
     if any(d.type == UNKNOWN for d in defs):
         return SYSTEMS
     found = tuple(s for s in SYSTEMS if any(type(s).used_by(d) for d in defs))

@@ -14,6 +14,8 @@ The layers, each a module: the explanation log (`log`), decisions and answers
 
 from __future__ import annotations
 
+import operator
+
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -247,7 +249,7 @@ class Engine(Core):
                 "_said_stall", "_claim_notes", "_resume", "_resumed", "_event_turn", "_preempted", "_probing", "_peeked")
 
     def _context(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._CONTEXT)
+        return _CONTEXT_OF(self)
 
     def _set_context(self, context: tuple[Any, ...]) -> None:
         for name, value in zip(self._CONTEXT, context):
@@ -601,3 +603,6 @@ class Engine(Core):
     def _accepted_on_trial(self, ev: Event) -> bool:
         result = self.try_event(ev)
         return result is not None and result.status != "rejected"
+
+
+_CONTEXT_OF = operator.attrgetter(*Engine._CONTEXT)

@@ -51,7 +51,7 @@ class Log:
     def say(self, text: str, *cites: str, kind: str = "") -> None:
         """One line of the explanation. `kind` marks a line that decides an outcome
         ("win", "turn_end"), so that a verdict can put it first."""
-        self.entries.append(Entry(text, tuple(c for c in cites if c), kind))
+        self.entries.append(Entry(text, tuple(filter(None, cites)), kind))
 
     def name(self, card: int) -> str:
         return self.state.defs[card].name

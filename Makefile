@@ -65,10 +65,12 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m benchmarks
 
-# self-play against an older checkout, side by side: make bench-compare OLD=../old
+# self-play against an older checkout, side by side (CPU time, then instructions counted
+# by valgrind, which the load hardly moves): make bench-compare OLD=../old
 OLD ?= ../old
 bench-compare: $(STAMP)
 	$(PY) -m benchmarks.compare_selfplay --old $(OLD)
+	$(PY) -m benchmarks.instructions --old $(OLD)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -163,7 +163,7 @@ class Quantities:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
         the order `rule_cards` gives: the only ones the engine asks."""
         defs = self.state.defs
-        return tuple(r for r in self.rule_cards() if hook in defs[r].impl.overridden)
+        return tuple([r for r in self.rule_cards() if hook in defs[r].impl.overridden])
 
     @_memoized
     def answering_in_front(self, hook: str) -> tuple[tuple[str, int], ...]:
@@ -171,7 +171,7 @@ class Quantities:
         `hook`, players in seat order from the one after the active player."""
         st = self.state
         defs = st.defs
-        return tuple((p, k) for p in self.seat_order() for k in st.keepers[p] if hook in defs[k].impl.overridden)
+        return tuple([(p, k) for p in self.seat_order() for k in st.keepers[p] if hook in defs[k].impl.overridden])
 
     def with_effect(self, effect: str, player: str | None = None) -> list[int]:
         """The cards in force that impose the static effect `effect` (see

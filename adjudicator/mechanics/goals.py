@@ -78,7 +78,7 @@ class KeeperGoal(Mechanic):
         holdings = e.holdings()
         for p in st.players:
             held = holdings[p]
-            if not all(n in held for n in p_["needs"]) or not all(n in held for n in p_["needs_creepers"]):
+            if not held.issuperset(p_["needs"]) or not held.issuperset(p_["needs_creepers"]):
                 continue
             if need_any and _count_any(e, p, p_["any_of"]) < need_any:
                 continue

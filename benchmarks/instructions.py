@@ -86,7 +86,7 @@ def _worker(mode: str, games: int) -> None:
 
 
 def _count(checkout: Path, mode: str, games: int) -> tuple[int, str]:
-    env = dict(os.environ, PYTHONPATH=str(checkout))
+    env = dict(os.environ, PYTHONPATH=str(checkout), PYTHONHASHSEED="0")   # (string hashes move dict costs)
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
                           str(HERE), "--worker", mode, "--games", str(games)],
                          cwd=checkout, env=env, capture_output=True, text=True, check=True)

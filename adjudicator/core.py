@@ -57,8 +57,8 @@ class Core(Answers, Quantities, Responses):
 
     @property
     def graph(self) -> interactions.InteractionGraph:
-        """The interaction graph, built (once per catalogue) the first time a rule
-        has to be placed: a replay that places none never loads networkx."""
+        """Which rules displace which (`interactions.InteractionGraph`), worked out once
+        per catalogue from the mechanics' metadata, without networkx."""
         if self._graph is None:
             self._graph = interactions.graph_for(self.cat)
         return self._graph

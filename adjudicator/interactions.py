@@ -10,8 +10,10 @@ or through a path of slots and concepts. Every edge's key is its relation, from 
 the id of the ruling that decides it in its `ruling` attribute ("" when none).
 
 The core graph (cards, slots, concepts, aliases) is built from the catalogue and the
-mechanics' declared metadata; it is what the engine asks which rules a new rule
-displaces. The full graph adds the rulings corpus and the scenario library, for the
+mechanics' declared metadata. What the engine asks of it (which rules a new rule
+displaces, which are the same rule, what a rule governs) is worked out from the same
+metadata without networkx (`RuleFacts`, `InteractionGraph`), so a replay or a check
+never imports it; the graph's `sets` and `replaces` edges come from those facts. The full graph adds the rulings corpus and the scenario library, for the
 `fluxx-judge graph` queries and the app.
 """
 
@@ -106,34 +108,71 @@ def _concept(g: nx.MultiDiGraph, node: str) -> str:
     return node
 
 
+@dataclass(frozen=True)
+class RuleFacts:
+    """What the rules core asks of the graph, worked out from the catalogue and the
+    mechanics' metadata alone (no networkx): the slots each card's rule governs, the
+    New Rules grouped by job (the same rule: a copy, an alias, an analogue), the rules
+    of each slot, and, for each rule, the rules it replaces with the ruling that says
+    so. `build_graph` draws its `sets` and `replaces` edges from these same facts."""
+
+    slots: dict[str, frozenset[str]]
+    jobs: list[list[str]]
+    slot_groups: dict[str, list[str]]
+    replaces: dict[str, dict[str, str]]
+
+
+def rule_facts(catalogue: Catalogue) -> RuleFacts:
+    """The `RuleFacts` of a catalogue. Raises CatalogueError naming the card when a
+    rule is neither in a slot nor explicitly coexisting with one."""
+    slots: dict[str, frozenset[str]] = {}
+    by_slot: dict[str, list[str]] = {}
+    by_job: dict[str, list[str]] = {}
+    for card in catalogue:
+        impl = card.impl
+        if card.type == RULE:
+            by_job.setdefault(impl.job(card), []).append(card.key)
+        if card.type in (RULE, META_RULE):
+            if impl.slot:
+                slots[card.key] = frozenset({impl.slot})
+                by_slot.setdefault(impl.slot, []).append(card.key)
+            elif not impl.coexists:
+                raise CatalogueError(f"card {card.name!r}: the New Rule mechanic {card.mechanic!r} declares neither a "
+                                     "slot it governs nor what it coexists with")
+    replaces: dict[str, dict[str, str]] = {}
+    # the first word on a pair stands (as the graph keeps the first edge of a relation):
+    # a rule with the job of one in play replaces it as the same rule
+    for keys in by_job.values():
+        for a, b in itertools.product(keys, repeat=2):
+            replaces.setdefault(a, {}).setdefault(b, "same-rule-replaces")
+    for slot, keys in by_slot.items():
+        ruling = SLOT_RULINGS.get(slot, "rule-new-rule-replaces-contradicting")
+        for a, b in itertools.permutations(keys, 2):
+            replaces.setdefault(a, {}).setdefault(b, ruling)
+    return RuleFacts(slots, list(by_job.values()), by_slot, replaces)
+
+
 def build_graph(catalogue: Catalogue) -> nx.MultiDiGraph:
     """The core graph: cards, slots, concepts and aliases, from the catalogue and the
-    mechanics' metadata. Raises CatalogueError naming the card when a rule is
-    neither in a slot nor explicitly coexisting with one."""
+    mechanics' metadata (the rules' slots and replacements from `rule_facts`). Raises
+    CatalogueError naming the card when a rule is neither in a slot nor explicitly
+    coexisting with one."""
     import networkx as nx
 
+    facts = rule_facts(catalogue)
     g = nx.MultiDiGraph()
     for slot in SLOTS:
         _concept(g, f"slot:{slot}")
     for name in CONCEPTS:
         _concept(g, f"concept:{name}")
-    by_slot: dict[str, list[str]] = {}
-    by_job: dict[str, list[str]] = {}
     for card in catalogue:
         node = card_node(card.key)
         g.add_node(node, kind="card", key=card.key, name=card.name, type=card.type, mechanic=card.mechanic,
                    editions=",".join(card.editions))
         _add(g, node, _concept(g, f"concept:type:{card.type}"), "is_a")
         impl = card.impl
-        if card.type == RULE:
-            by_job.setdefault(impl.job(card), []).append(card.key)
-        if card.type in (RULE, META_RULE):
-            if impl.slot:
-                _add(g, node, f"slot:{impl.slot}", "sets")
-                by_slot.setdefault(impl.slot, []).append(card.key)
-            elif not impl.coexists:
-                raise CatalogueError(f"card {card.name!r}: the New Rule mechanic {card.mechanic!r} declares neither a "
-                                     "slot it governs nor what it coexists with")
+        for slot in sorted(facts.slots.get(card.key, ())):
+            _add(g, node, f"slot:{slot}", "sets")
         for target, ruling in impl.coexists.items():
             _add(g, node, _concept(g, target), "coexists", ruling)
         for target, ruling in impl.modifies.items():
@@ -151,12 +190,12 @@ def build_graph(catalogue: Catalogue) -> nx.MultiDiGraph:
             g.add_node(a, kind="alias", name=alias)
             _add(g, a, node, "alias_of", "mystery-play-analogues" if card.mechanic == "mystery_play" else "")
     # a New Rule with the job of one in play (a copy, an alias, an analogue) replaces it
-    for keys in by_job.values():
+    for keys in facts.jobs:
         for a, b in itertools.product(keys, repeat=2):
             _add(g, card_node(a), card_node(b), "replaces", "same-rule-replaces")
     _add(g, "concept:turn_end", "slot:play", "overrides", "play-all-vs-turn-end")
     _add(g, "concept:turn_end", "concept:temporary_hand", "overrides", "turn-end-inside-d3p2")
-    for slot, keys in by_slot.items():
+    for slot, keys in facts.slot_groups.items():
         ruling = SLOT_RULINGS.get(slot, "rule-new-rule-replaces-contradicting")
         for a, b in itertools.permutations(keys, 2):
             _add(g, card_node(a), card_node(b), "replaces", ruling)
@@ -211,18 +250,12 @@ def validate(g: nx.MultiDiGraph, known_rulings: set[str] | None = None) -> None:
 
 
 class InteractionGraph:
-    """Queries over a built graph; the engine's view of which rules displace which."""
+    """The engine's view of the graph: which rules displace which. Built from the
+    catalogue's `RuleFacts`, so the rules core never imports networkx."""
 
-    def __init__(self, graph: nx.MultiDiGraph):
-        self.g = graph
-        self._slots: dict[str, frozenset[str]] = {}
-        self._replaces: dict[str, dict[str, str]] = {}
-        for node, data in graph.nodes(data=True):
-            if data.get("kind") == "card":
-                out = list(graph.out_edges(node, keys=True, data=True))
-                self._slots[data["key"]] = frozenset(v.split(":", 1)[1] for _, v, k, _ in out if k == "sets")
-                self._replaces[data["key"]] = {graph.nodes[v]["key"]: d.get("ruling", "")
-                                               for _, v, k, d in out if k == "replaces"}
+    def __init__(self, facts: RuleFacts):
+        self._slots = facts.slots
+        self._replaces = facts.replaces
 
     def slots_of(self, key: str) -> frozenset[str]:
         return self._slots.get(key, frozenset())
@@ -243,11 +276,11 @@ class InteractionGraph:
 
 @functools.lru_cache(maxsize=4)
 def _cached(catalogue_id: int, catalogue: Catalogue) -> InteractionGraph:
-    return InteractionGraph(build_graph(catalogue))
+    return InteractionGraph(rule_facts(catalogue))
 
 
 def graph_for(catalogue: Catalogue) -> InteractionGraph:
-    """The core graph for a catalogue (built once)."""
+    """The engine's view of the core graph for a catalogue (worked out once)."""
     return _cached(id(catalogue), catalogue)
 
 

@@ -7,8 +7,8 @@ plays random legal events to a win, or to 3,000 events. At every step the legal
 events (or, with a decision pending, its options) are listed and one is picked at
 random; every choice goes through the engine's own rules, nothing is skipped.
 
-One untimed game is played first (what a process does once, such as importing
-networkx, is not a step). Only accepted state changes count: an event that the rules refuse is never offered,
+One untimed game is played first (what a process does once, such as importing a
+module on first need, is not a step). Only accepted state changes count: an event that the rules refuse is never offered,
 so nothing refused is timed or counted. Times are process CPU time:
 
 - step time: the engine's time to carry out the accepted events;
@@ -134,9 +134,9 @@ def run(players: int = 2, deck: str = "base", seconds: float = 10.0, seed: int =
         games: int | None = None) -> dict[str, Any]:
     totals = dict.fromkeys(("plays", "events", "turns", "games", "errors", "step_time", "legal_time"), 0.0)
     errors: list[str] = []
-    # one game untimed first, as a warm-up: what happens once per process (networkx is
-    # imported the first time a rule is placed, the catalogue parsed) is no engine's
-    # time for a step
+    # one game untimed first, as a warm-up: what happens once per process (modules
+    # imported on first need, the catalogue read, what the engine works out once per
+    # catalogue) is no engine's time for a step
     try:
         play_game(players, deck, seed - 1, dict.fromkeys(totals, 0.0))
     except Exception:

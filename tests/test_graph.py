@@ -151,3 +151,27 @@ def test_double_and_triple_agenda_replace_each_other(cat):
     g = graph_for(cat)
     assert g.displaced_by("Triple Agenda", ["Double Agenda"]) == {"Double Agenda"}
     assert g.replace_ruling("Triple Agenda", "Double Agenda") == "double-triple-agenda-exclusive"
+
+
+def test_the_engines_rule_facts_are_the_graphs_edges():
+    """What the engine asks without networkx (`rule_facts`) is what the graph says:
+    every card's `sets` edges are its slots, every `replaces` edge a replacement with
+    the same ruling, and nothing else."""
+    from adjudicator.catalogue import default_catalogue
+    from adjudicator.interactions import build_graph, card_node, rule_facts
+
+    cat = default_catalogue()
+    g = build_graph(cat)
+    facts = rule_facts(cat)
+    slots, replaces = {}, {}
+    for card in cat:
+        out = list(g.out_edges(card_node(card.key), keys=True, data=True))
+        got = frozenset(v.split(":", 1)[1] for _, v, k, _ in out if k == "sets")
+        if got:
+            slots[card.key] = got
+        rep = {g.nodes[v]["key"]: d["ruling"] for _, v, k, d in out if k == "replaces"}
+        if rep:
+            replaces[card.key] = rep
+    assert slots == facts.slots
+    assert replaces == facts.replaces
+    assert any(r == "same-rule-replaces" for rep in replaces.values() for r in rep.values())

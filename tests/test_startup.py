@@ -1,5 +1,5 @@
 """Start-up stays light: `--help` loads no corpus and no graph library; checking a
-scenario loads networkx only when a rule has to be placed; the checked card catalogue
+scenario never loads networkx, rules in play or not; the checked card catalogue
 is kept in the user's cache and is checked again whenever it could be stale."""
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ def test_help_loads_no_corpus_graph_search_or_app(tmp_path):
                                             "textual": False}
 
 
-def test_check_loads_networkx_only_when_a_rule_is_placed(tmp_path):
+def test_check_never_loads_networkx(tmp_path):
+    """The engine asks which rules displace which of facts worked out without the graph
+    library (`interactions.RuleFacts`), even when rules are in play and placed."""
     plain = REPO / "scenarios" / "base" / "most-keepers-blocked-leader-nobody-wins.yaml"   # no rules
     rules = REPO / "scenarios" / "base" / "same-rule-second-double-agenda-keeps-goals.yaml"
     check = "from fluxx_judge.cli import main\nassert main(['check', {!r}]) == 0"
     assert loaded_after(check.format(str(plain)), tmp_path)["networkx"] is False
-    assert loaded_after(check.format(str(rules)), tmp_path)["networkx"] is True
+    assert loaded_after(check.format(str(rules)), tmp_path)["networkx"] is False
 
 
 def test_the_checked_catalogue_is_cached_and_checked_again_when_stale(tmp_path, monkeypatch):

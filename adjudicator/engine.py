@@ -252,8 +252,7 @@ class Engine(Core):
         return _CONTEXT_OF(self)
 
     def _set_context(self, context: tuple[Any, ...]) -> None:
-        for name, value in zip(self._CONTEXT, context):
-            setattr(self, name, value)
+        self.__dict__.update(zip(self._CONTEXT, context))     # (plain attributes, each of them)
 
     def _run(self, pend: _Pending) -> StepResult:
         live, pend.live = pend.live, None

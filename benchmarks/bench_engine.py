@@ -1,11 +1,12 @@
-"""Engine benchmarks: events per second in random self-play on the 5.0 deck (no
-invariant checks), median time to replay one library scenario, the wall time of
+"""Engine benchmarks: median time to replay one library scenario, the wall time of
 `fluxx-judge check` over the whole library as a separate process, and the time to
-list the legal moves (reveals of unseen cards included) at a table of unseen hands."""
+list the legal moves (reveals of unseen cards included) at a table of unseen hands.
+Self-play speed is `benchmarks/selfplay.py`'s (through bench_selfplay), which counts
+only accepted events; the events-per-second figure this module used to give counted
+refused tries too and is gone."""
 
 from __future__ import annotations
 
-import random
 import statistics
 import subprocess
 import sys
@@ -13,38 +14,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def self_play_events_per_second(games: int = 200, steps: int = 60) -> float:
-    sys.path.insert(0, str(REPO))
-    from adjudicator.events import Event
-    from tests.test_property_play import answer_for, random_position
-
-    events = 0
-    elapsed = 0.0
-    for seed in range(games):
-        engine = random_position(seed)
-        rng = random.Random(seed)
-        start = time.perf_counter()
-        for _ in range(steps):
-            if engine.pending is not None:
-                if engine.pending.decision.chance:
-                    engine.answer_by_chance()
-                else:
-                    engine.submit(Event("choose", answer=answer_for(engine, rng)))
-            else:
-                if engine.state.game_over:
-                    break
-                candidates = engine.candidate_events()
-                rng.shuffle(candidates)
-                for ev in candidates:           # try in random order; a refusal costs a run too
-                    events += 1
-                    if engine.submit(ev).status != "rejected":
-                        break
-                continue
-            events += 1
-        elapsed += time.perf_counter() - start
-    return events / elapsed
 
 
 def scenario_replay_median_ms(rounds: int = 3) -> float:
@@ -109,7 +78,6 @@ def check_wall_seconds() -> tuple[float, str]:
 def run() -> dict:
     wall, summary = check_wall_seconds()
     return {
-        "engine_events_per_second": round(self_play_events_per_second()),
         "scenario_replay_median_ms": round(scenario_replay_median_ms(), 3),
         "check_library_wall_seconds": round(wall, 3),
         "moves_with_reveals_median_ms": round(moves_with_reveals_ms(), 1),

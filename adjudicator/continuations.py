@@ -142,8 +142,10 @@ def _retire(glet: greenlet) -> None:
 def _keep(glet: greenlet) -> None:
     """Count a newly paused run of this thread; retire the oldest beyond LIMIT."""
     paused = _pool.paused
+    paused.append(weakref.ref(glet))
+    if len(paused) <= LIMIT:
+        return
     live = [r for r in paused if (g := r()) is not None and not g.dead]   # runs that ended by themselves go
-    live.append(weakref.ref(glet))
     paused.clear()
     paused.extend(live)
     while len(paused) > LIMIT:

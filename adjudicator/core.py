@@ -679,13 +679,31 @@ class Core(Answers, Quantities, Responses):
                 out.append(None)
         return out
 
+    # (the run under way and the table it started from, set by the driver for a play or
+    # a free action started from a settled table: see `table_before_action`)
+    _origin: tuple[State, State] | None = None
+
+    def table_before_action(self) -> State:
+        """The table as it stands, without windows, for the response window of the
+        play or free action about to happen (what canceling it restores). While the run
+        has changed nothing yet (no card moved, no turn ended), that is the table the
+        step started from, which is never changed again, so it is shared instead of
+        copied."""
+        st = self.state
+        origin = self._origin
+        if origin is not None and origin[0] is st:
+            start = origin[1]
+            if st.moves == start.moves and st.turn_number == start.turn_number:
+                return start.shared_snapshot(st.serial)
+        return st.snapshot()
+
     def _event_play(self, player: str, ev: Event) -> None:
         st = self.state
         d = self.cat.get(ev.key)
         refusal = self._play_refusal(player, d)
         if refusal is not None:
             raise refusal
-        before = st.snapshot()      # the table before this action, to cancel it
+        before = self.table_before_action()
         if st.temp_hands:
             frame = st.temp_hands[-1]
             card = next(c for c in frame.cards if st.defs[c].key == d.key)
@@ -760,7 +778,7 @@ class Core(Answers, Quantities, Responses):
         if refusal is not None:
             raise refusal
         assert card is not None
-        before = st.snapshot()      # the table before this action, to cancel it
+        before = self.table_before_action()
         impl = d.impl
         if player == st.active_player:
             st.free_used.append(d.key)

@@ -264,6 +264,10 @@ class Engine(Core):
         else:
             self.state = pend.snapshot.clone()
             self.state.serial += 1
+            # a play or free action starting from the settled table may share that table
+            # as its window's (`Core.table_before_action`); a Surprise answering a paused
+            # run starts from a table that run still changes
+            self._origin = (self.state, pend.snapshot) if pend.event.verb in ("play", "use", "random") else None
             self._answers = pend.answers
             self._next_answer = 0
             self._defer = 0

@@ -158,20 +158,35 @@ class Quantities:
         cards = st.rules + st.meta_rules
         return cards + [st.basic] if st.basic is not None else cards
 
-    @_memoized
     def answering(self, hook: str) -> tuple[int, ...]:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
         the order `rule_cards` gives: the only ones the engine asks."""
-        defs = self.state.defs
-        return tuple([r for r in self.rule_cards() if hook in defs[r].impl.overridden])
+        return self._hooks_in_force()[0].get(hook, ())
 
-    @_memoized
     def answering_in_front(self, hook: str) -> tuple[tuple[str, int], ...]:
         """(player, card) for each card in front of a player whose mechanic answers
         `hook`, players in seat order from the one after the active player."""
+        return self._hooks_in_force()[1].get(hook, ())
+
+    @_memoized
+    def _hooks_in_force(self) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[tuple[str, int], ...]]]:
+        """For every hook at once: the rules in force that answer it, and (player,
+        card) for the cards in front of players that answer it (`answering`,
+        `answering_in_front`), worked out in one pass over the face-up table."""
         st = self.state
         defs = st.defs
-        return tuple([(p, k) for p in self.seat_order() for k in st.keepers[p] if hook in defs[k].impl.overridden])
+        rules: dict[str, list[int]] = {}
+        for r in self.rule_cards():
+            for hook in defs[r].impl.overridden:
+                rules.setdefault(hook, []).append(r)
+        front: dict[str, list[tuple[str, int]]] = {}
+        keepers = st.keepers
+        for p in self.seat_order():
+            for k in keepers[p]:
+                for hook in defs[k].impl.overridden:
+                    front.setdefault(hook, []).append((p, k))
+        return ({hook: tuple(cards) for hook, cards in rules.items()},
+                {hook: tuple(pairs) for hook, pairs in front.items()})
 
     def with_effect(self, effect: str, player: str | None = None) -> list[int]:
         """The cards in force that impose the static effect `effect` (see

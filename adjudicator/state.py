@@ -176,6 +176,18 @@ class State:
         copy.windows = []
         return copy
 
+    def shared_snapshot(self, serial: int) -> "State":
+        """A snapshot (no windows) that shares every zone and list with this table
+        instead of copying them, numbered `serial`: only for a table that is never
+        changed again, as the table a step started from never is (every run works on a
+        copy of it)."""
+        copy = object.__new__(State)
+        d = self.__dict__.copy()
+        d["windows"] = []
+        d["serial"] = serial
+        copy.__dict__ = d
+        return copy
+
     def clone(self) -> "State":
         """A copy to change freely: every zone and list copied, the card definitions
         (`defs`, which only grow) and immutable facts shared."""
@@ -300,7 +312,19 @@ class State:
         else:
             dst.append(card)
         self.moves += 1
-        self.figures = None
+        if self.figures is not None and self._face_up_zone(src, dst):
+            self.figures = None
+
+    def _face_up_zone(self, src: list[int], dst: list[int]) -> bool:
+        """Whether `src` or `dst` is a zone the kept figures read (`Quantities.face_up`):
+        the rules, the Meta Rules, or a player's table. A card moving between hands and
+        piles leaves every kept figure as it was."""
+        if src is self.rules or dst is self.rules or src is self.meta_rules or dst is self.meta_rules:
+            return True
+        for zone in self.keepers.values():
+            if zone is src or zone is dst:
+                return True
+        return False
 
     def to_discard(self, card: int, src: list[int]) -> None:
         """Move `card` from the zone `src` to the top of the discard pile."""

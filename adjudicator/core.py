@@ -17,9 +17,8 @@ checkpoint runs after every atomic event, always in this order:
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from adjudicator import interactions
 from adjudicator.answers import Answers
@@ -40,6 +39,26 @@ if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.engine import _Pending
 
 
+
+
+class _Atomic:
+    """`Core.atomic`: the checkpoints asked for inside wait, and one is made at the end
+    (unless the block raised)."""
+
+    __slots__ = ("core",)
+
+    def __init__(self, core: "Core"):
+        self.core = core
+
+    def __enter__(self) -> None:
+        self.core._defer += 1
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        core = self.core
+        if not retiring():              # (a retired run unwinding leaves the engine alone)
+            core._defer -= 1
+        if kind is None and core._defer == 0:
+            core.checkpoint()
 
 
 class Core(Answers, Quantities, Responses):
@@ -75,17 +94,9 @@ class Core(Answers, Quantities, Responses):
             memo = self._systems = (st.defs, len(st.defs), bool(st.eliminated), present(st.defs, st.eliminated))
         return memo[3]
 
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
+    def atomic(self) -> "_Atomic":
         """Treat everything inside as one atomic event: one checkpoint at the end."""
-        self._defer += 1
-        try:
-            yield
-        finally:
-            if not retiring():          # (a retired run unwinding leaves the engine alone)
-                self._defer -= 1
-        if self._defer == 0:
-            self.checkpoint()
+        return _Atomic(self)
 
     def checkpoint(self) -> None:
         if self._defer:
@@ -120,8 +131,9 @@ class Core(Answers, Quantities, Responses):
                     self.say(f"The draw count went up mid-turn, so {st.active_player} draws the difference at once; "
                              "a lower count would take nothing back.", "rule-draw-rule-raised-catch-up",
                              "rule-new-rule-immediate")
-            for p in self.seat_order(skip_active=True):
-                self.comply_with_limits(p, when_played=True)
+            if self.ruled("hand_limit") is not None or self.ruled("keeper_limit") is not None:
+                for p in self.seat_order(skip_active=True):
+                    self.comply_with_limits(p, when_played=True)
             for system in systems:
                 system.after_limits(self)
             self.check_wins()

@@ -24,11 +24,20 @@ if TYPE_CHECKING:  # pragma: no cover
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _kept(face_up_only: bool) -> Callable[[F], F]:
+_UNSET = object()
+
+# how long a figure is kept (`_kept`)
+RULES, FACE_UP, FROZEN = "rules", "face up", "frozen"
+
+
+def _kept(scope: str) -> Callable[[F], F]:
     """A figure kept instead of worked out again: while the table is frozen (see
     `Quantities.table_frozen`) every figure is kept; one that depends only on the
-    cards face up on the table and the turn's owner (`face_up_only`, see
-    `Quantities.face_up`) is kept per such table at all times."""
+    cards face up on the table and the turn's owner (scope FACE_UP, see
+    `Quantities.face_up`) is kept per such table at all times, and one that depends
+    only on the rules in force (scope RULES, see `Quantities.rules_in_force`) per set
+    of rules, so that a Keeper coming or going leaves it as it was. Scope FROZEN is
+    kept only while the table is frozen."""
     def decorate(fn: F) -> F:
         name = fn.__name__
 
@@ -38,23 +47,26 @@ def _kept(face_up_only: bool) -> Callable[[F], F]:
             frozen = self._frozen
             if frozen is not None and frozen[0] is st:
                 memo = frozen[1]
-            elif face_up_only:
+            elif scope is FACE_UP:
                 held = st.figures
                 memo = held if held is not None else self._figures_here()
+            elif scope is RULES:
+                held = st.rule_figures
+                memo = held if held is not None else self._rule_figures_here()
             else:
                 return fn(self, *args)
-            key = (name, args)
-            try:
-                return memo[key]
-            except KeyError:
+            key = (name, *args) if args else name
+            value = memo.get(key, _UNSET)
+            if value is _UNSET:
                 value = memo[key] = fn(self, *args)
-                return value
+            return value
 
         return figure  # type: ignore[return-value]
     return decorate
 
 
-_memoized = _kept(face_up_only=True)
+_memoized = _kept(FACE_UP)
+_per_rules = _kept(RULES)
 
 
 class Quantities:
@@ -62,9 +74,11 @@ class Quantities:
     engine itself, `self.engine`)."""
 
     state: "State"
-    _figures: dict[tuple[Any, ...], dict[tuple[str, tuple[Any, ...]], Any]]
+    _figures: dict[tuple[Any, ...], dict[Any, Any]]
     _figures_for: "list[Any] | None" = None
-    _frozen: "tuple[State, dict[tuple[str, tuple[Any, ...]], Any]] | None" = None
+    _rule_figures: dict[tuple[Any, ...], dict[Any, Any]]
+    _rule_figures_for: "list[Any] | None" = None
+    _frozen: "tuple[State, dict[Any, Any]] | None" = None
 
     @property
     def engine(self) -> "Engine":
@@ -83,7 +97,7 @@ class Quantities:
                 tuple(st.attachments.items()) if st.attachments else (), tuple(st.eliminated),
                 st.active, st.started_empty, tuple(st.claims))
 
-    def _figures_here(self) -> dict[tuple[str, tuple[Any, ...]], Any]:
+    def _figures_here(self) -> dict[Any, Any]:
         """The figures kept for the face-up table as it is now (per engine: card ids
         mean the same cards only within one game), which the table then holds
         (`State.figures`) until something they read changes: a card moving, the turn
@@ -97,6 +111,25 @@ class Quantities:
         if here is None:
             here = self._figures[key] = {}
         st.figures = here
+        return here
+
+    def rules_in_force(self) -> tuple[Any, ...]:
+        """Everything the figures kept per set of rules may read: the New Rules and
+        the Meta Rules in order, and the Basic Rules."""
+        st = self.state
+        return (tuple(st.rules), tuple(st.meta_rules), st.basic)
+
+    def _rule_figures_here(self) -> dict[Any, Any]:
+        """The figures kept for the rules in force now, which the table then holds
+        (`State.rule_figures`) until a rule comes or goes."""
+        st = self.state
+        key = self.rules_in_force()
+        if self._rule_figures_for is not st.defs or len(self._rule_figures) > 512:
+            self._rule_figures, self._rule_figures_for = {}, st.defs
+        here = self._rule_figures.get(key)
+        if here is None:
+            here = self._rule_figures[key] = {}
+        st.rule_figures = here
         return here
 
     @contextmanager
@@ -119,6 +152,7 @@ class Quantities:
         """How much a printed 1 currently reads higher (for explanations and tests)."""
         return self.read_numeral(-1, 1) - 1
 
+    @_per_rules
     def read_numeral(self, card: int, value: int) -> int:
         """A printed numeral on `card` as the rules in play make it read: each rule
         with a numeral hook (Inflation, One, Two, Five!) applies in the order played,
@@ -161,32 +195,36 @@ class Quantities:
     def answering(self, hook: str) -> tuple[int, ...]:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
         the order `rule_cards` gives: the only ones the engine asks."""
-        return self._hooks_in_force()[0].get(hook, ())
+        return self._rule_hooks().get(hook, ())
 
     def answering_in_front(self, hook: str) -> tuple[tuple[str, int], ...]:
         """(player, card) for each card in front of a player whose mechanic answers
         `hook`, players in seat order from the one after the active player."""
-        return self._hooks_in_force()[1].get(hook, ())
+        return self._front_hooks().get(hook, ())
 
-    @_memoized
-    def _hooks_in_force(self) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[tuple[str, int], ...]]]:
-        """For every hook at once: the rules in force that answer it, and (player,
-        card) for the cards in front of players that answer it (`answering`,
-        `answering_in_front`), worked out in one pass over the face-up table."""
-        st = self.state
-        defs = st.defs
+    @_per_rules
+    def _rule_hooks(self) -> dict[str, tuple[int, ...]]:
+        """For every hook at once, the rules in force that answer it (`answering`)."""
+        defs = self.state.defs
         rules: dict[str, list[int]] = {}
         for r in self.rule_cards():
             for hook in defs[r].impl.overridden:
                 rules.setdefault(hook, []).append(r)
-        front: dict[str, list[tuple[str, int]]] = {}
+        return {hook: tuple(cards) for hook, cards in rules.items()}
+
+    @_memoized
+    def _front_hooks(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        """For every hook at once, (player, card) for the cards in front of players
+        that answer it (`answering_in_front`), in one pass over the table."""
+        st = self.state
+        defs = st.defs
         keepers = st.keepers
+        front: dict[str, list[tuple[str, int]]] = {}
         for p in self.seat_order():
             for k in keepers[p]:
                 for hook in defs[k].impl.overridden:
                     front.setdefault(hook, []).append((p, k))
-        return ({hook: tuple(cards) for hook, cards in rules.items()},
-                {hook: tuple(pairs) for hook, pairs in front.items()})
+        return {hook: tuple(pairs) for hook, pairs in front.items()}
 
     def with_effect(self, effect: str, player: str | None = None) -> list[int]:
         """The cards in force that impose the static effect `effect` (see
@@ -207,9 +245,15 @@ class Quantities:
                 return value
         return None
 
-    @_memoized
+    @_per_rules
+    def ruled(self, hook: str) -> Any:
+        """What the first rule in force that answers `hook` says (`_first`), for the
+        hooks answered from the rules alone: draw_base, play_quota, hand_limit,
+        keeper_limit, agenda (see `Mechanic.draw_base`)."""
+        return self._first(hook)
+
     def draw_rule(self) -> int:
-        return self._first("draw_base") or 0
+        return self.ruled("draw_base") or 0
 
     def powered(self, player: str, hook: str | None = None) -> list[int]:
         """Cards in front of `player` whose powers work now (with `hook`: only those
@@ -249,13 +293,13 @@ class Quantities:
         """('n', N): play N cards this turn; ('all_but', k): play until k are left
         (k = 0 is Play All). A Play bonus adds to N, and takes one off k: Play All But 1
         with a +1 bonus is Play All, and nothing exceeds All."""
-        kind, value = self._first("play_quota") or ("n", 1)
+        kind, value = self.ruled("play_quota") or ("n", 1)
         bonus = self.play_bonus(player)
         if kind == "n":
             return ("n", max(0, value + bonus))
         return ("all_but", max(0, value - bonus))
 
-    @_kept(face_up_only=False)
+    @_kept(FROZEN)
     def plays_left(self) -> int:
         """Plays the active player can actually still make this turn (cards to play them
         with included): the figure Get On With It, Swap Plays and turn ends use."""
@@ -285,14 +329,14 @@ class Quantities:
     @_memoized
     def hand_limit(self, player: str | None = None) -> int | None:
         """The Hand Limit in play; for a player, raised by their Keepers' powers."""
-        limit = self._first("hand_limit")
+        limit = self.ruled("hand_limit")
         if limit is not None and player is not None:
             limit += self._limit_bonus(player)
         return limit
 
     @_memoized
     def keeper_limit(self, player: str | None = None) -> int | None:
-        limit = self._first("keeper_limit")
+        limit = self.ruled("keeper_limit")
         if limit is not None and player is not None:
             limit += self._limit_bonus(player)
         return limit
@@ -301,9 +345,8 @@ class Quantities:
         st, e = self.state, self.engine
         return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus"))
 
-    @_memoized
     def agenda_size(self) -> int:
-        return self._first("agenda") or 1
+        return self.ruled("agenda") or 1
 
     @_memoized
     def holdings(self) -> dict[str, frozenset[str]]:

@@ -160,6 +160,10 @@ class State:
     # anything they read has changed: every primitive below and every change of the
     # turn's owner, the players in or out, or the bonuses granted resets it
     figures: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
+    # the figures kept for the rules in force (Quantities.rules_in_force), or None once a
+    # rule has come or gone: reset with `figures` by a move to or from the rules, and by
+    # the primitives that may change any zone
+    rule_figures: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def active_player(self) -> str:
@@ -312,15 +316,15 @@ class State:
         else:
             dst.append(card)
         self.moves += 1
-        if self.figures is not None and self._face_up_zone(src, dst):
+        if src is self.rules or dst is self.rules or src is self.meta_rules or dst is self.meta_rules:
+            self.figures = self.rule_figures = None
+        elif self.figures is not None and self._in_front(src, dst):
             self.figures = None
 
-    def _face_up_zone(self, src: list[int], dst: list[int]) -> bool:
-        """Whether `src` or `dst` is a zone the kept figures read (`Quantities.face_up`):
-        the rules, the Meta Rules, or a player's table. A card moving between hands and
-        piles leaves every kept figure as it was."""
-        if src is self.rules or dst is self.rules or src is self.meta_rules or dst is self.meta_rules:
-            return True
+    def _in_front(self, src: list[int], dst: list[int]) -> bool:
+        """Whether `src` or `dst` is a player's table, which the figures kept for the
+        face-up table read (`Quantities.face_up`) as they read the rules. A card moving
+        between hands and piles leaves every kept figure as it was."""
         for zone in self.keepers.values():
             if zone is src or zone is dst:
                 return True
@@ -347,13 +351,13 @@ class State:
         for (_, dst), cards in zip(passes, contents):
             dst[:] = cards
         self.moves += 1
-        self.figures = None
+        self.figures = self.rule_figures = None
 
     def shuffle_zone(self, zone: list[int]) -> None:
         """Shuffle a zone (a pile) in place with the table's generator."""
         self.rng.shuffle(zone)
         self.moves += 1
-        self.figures = None
+        self.figures = self.rule_figures = None
 
     # -- the other facts the figures read: changed only here -------------------
     def set_active(self, index: int) -> None:
@@ -422,13 +426,13 @@ class State:
         again when the block ends; it never leaves where it is."""
         zone.append(card)
         self.moves += 1
-        self.figures = None
+        self.figures = self.rule_figures = None
         try:
             yield
         finally:
             zone.remove(card)
             self.moves += 1
-            self.figures = None
+            self.figures = self.rule_figures = None
 
     def add_frame(self, frame: TempHand) -> None:
         """Open a temporary hand (empty: cards are then drawn into it)."""

@@ -96,10 +96,13 @@ class Mechanic:
         """A rule has just left play."""
 
     # derived quantities: None means "this rule says nothing about it". These answers
-    # (and `numeral`, `power_active`) are kept per face-up table (Quantities.face_up),
-    # so they may read only what is face up: the rules, the cards in front of players
-    # and their attachments, the players in, whose turn it is, whether it began with
-    # an empty hand, and the bonuses granted this turn; never hands or piles.
+    # (and `power_active`) are kept per face-up table (Quantities.face_up), so they may
+    # read only what is face up: the rules, the cards in front of players and their
+    # attachments, the players in, whose turn it is, whether it began with an empty
+    # hand, and the bonuses granted this turn; never hands or piles. The rule-level
+    # ones, draw_base, play_quota, hand_limit, keeper_limit, agenda and `numeral`, are
+    # kept per set of rules in force (Quantities.rules_in_force): they read the rules
+    # alone (a player's bonus comes from draw_bonus, limit_bonus and play_bonus).
     def draw_base(self, e: "RulesCore", card: int) -> int | None:
         return None
 

@@ -254,16 +254,17 @@ class Core(Answers, Quantities, Responses):
         """Who meets which Goal in play now (after rules that narrow who may win), and
         the Ungoals that are met. Changes nothing."""
         st = self.state
+        defs = st.defs
         met: dict[str, list[int]] = {}
-        ungoals = [g for g in st.goals if st.defs[g].type == UNGOAL and st.defs[g].impl.winners(self, g)]
+        ungoals = [g for g in st.goals if defs[g].type == UNGOAL and defs[g].impl.winners(self, g)]
         for g in st.goals:
-            if st.defs[g].type == UNGOAL:
+            d = defs[g]
+            if d.type == UNGOAL:
                 continue
-            for p in st.defs[g].impl.winners(self, g):
+            for p in d.impl.winners(self, g):
                 if p not in st.eliminated:
                     met.setdefault(p, []).append(g)
         self._claim_notes = []
-        defs = st.defs
         for p, k in self.answering_in_front("claims"):
             met = defs[k].impl.claims(self, k, p, met)
         for r in self.answering("filter_winners"):
@@ -307,7 +308,8 @@ class Core(Answers, Quantities, Responses):
                 self.say(f"{' and '.join(sorted(met))} meet the Goal at the same moment: a tie, so nobody wins "
                          "yet and play goes on.", "rule-tie-game-continues")
         for g in st.goals:
-            why = st.defs[g].impl.why_nobody_wins(self, g)
+            impl = st.defs[g].impl
+            why = impl.why_nobody_wins(self, g) if "why_nobody_wins" in impl.overridden else None
             if why and (g, why[0]) not in self._said_stall:
                 self._said_stall.add((g, why[0]))
                 self.say(why[0], *why[1:])
@@ -867,12 +869,10 @@ class Core(Answers, Quantities, Responses):
 
     def turn_duty(self, player: str) -> str | None:
         defs = self.state.defs
-        for r in self.rule_cards():
-            impl = defs[r].impl
-            if "turn_duty" in impl.overridden:
-                duty = impl.turn_duty(self, r, player)
-                if duty:
-                    return duty
+        for r in self.answering("turn_duty"):
+            duty = defs[r].impl.turn_duty(self, r, player)
+            if duty:
+                return duty
         return None
 
     def _event_join(self, name: str) -> None:

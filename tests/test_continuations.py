@@ -147,7 +147,7 @@ def test_paused_runs_are_bounded_and_abandoned_engines_are_freed():
         refs.append(weakref.ref(engine))
         del engine
     gc.collect()
-    live = [r for r in continuations._pool.paused if (g := r()) is not None and not g.dead]
+    live = [r for r in continuations._pool.paused if (run := r()) is not None and run.paused]
     assert len(live) <= continuations.LIMIT
     assert sum(r() is None for r in refs) >= 40, "engines whose runs were retired should be collectable"
 
@@ -216,3 +216,29 @@ def test_runs_paused_in_other_threads_are_answered_and_retired_safely():
     assert not errors, errors
     assert not worker.is_alive(), "answering across threads hung"
     assert outcome == ["waiting", "done"]
+
+
+def test_runners_are_reused_and_hold_nothing_of_a_run_that_ended():
+    """A run that ends hands its runner back for the next one (starting a greenlet
+    costs far more than switching to a waiting one); the idle runner keeps no reference
+    to the run's engine, its result or what it raised."""
+    class Boom(Exception):
+        pass
+
+    def fail(engine):
+        raise Boom(engine)
+
+    engine = _engine(1)
+    ref = weakref.ref(engine)
+    run = continuations.Continuation(lambda e: e)
+    assert run.start(engine) is engine and run.done and not run.paused
+    runner = continuations._pool.idle[-1]
+    with pytest.raises(Boom):
+        continuations.Continuation(fail).start(engine)
+    assert continuations._pool.idle[-1] is runner, "the runner was not reused"
+    del engine, run
+    gc.collect()
+    assert ref() is None, "an idle runner kept the engine of its last run alive"
+    paused = continuations.Continuation(lambda: continuations.Pause.wait("more?") + 1)
+    assert isinstance(paused.start(), continuations.Pause) and paused.paused
+    assert paused.resume(1) == 2 and paused.done

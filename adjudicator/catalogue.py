@@ -61,6 +61,12 @@ class CardDef:
     def impl(self) -> Mechanic:
         return REGISTRY[self.mechanic]
 
+    @functools.cached_property
+    def marks(self) -> frozenset[str]:
+        """What a Goal may ask of this card in front of a player: its name, and each of
+        its tags written `tag:NAME`."""
+        return frozenset([self.name, *("tag:" + t for t in self.tags)])
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name, "type": self.type, "editions": list(self.editions),

@@ -962,12 +962,23 @@ class Core(Answers, Quantities, Responses):
                     f"({', '.join(dict.fromkeys(where))}); list a second copy explicitly if the deck holds one")
         return None
 
+    _unseen_known: tuple[list[CardDef], int, bool] | None = None
+
+    def _unseen_on_table(self) -> bool:
+        """Whether any card nobody has seen ('?') is among the table's cards (its
+        definitions only grow, as cards are revealed, so the answer is kept per length)."""
+        defs = self.state.defs
+        known = self._unseen_known
+        if known is None or known[0] is not defs or known[1] != len(defs):
+            known = self._unseen_known = (defs, len(defs), any(d.type == UNKNOWN for d in defs))
+        return known[2]
+
     def reveal_unseen(self, player: str, key: str | None) -> int | None:
         """A play or Surprise naming a card that `player` lacks while holding '?' turns
         one '?' into that card (the same physical card, now known), then the event
         runs as usual. Returns the revealed copy, or None when nothing was revealed."""
         st = self.state
-        if key is None or key == "?" or key not in self.cat.cards:
+        if key is None or key == "?" or key not in self.cat.cards or not self._unseen_on_table():
             return None
         source = self.unseen_source(player)
         if any(st.defs[c].key == key for c in source) or any(st.defs[c].key == key for c in st.hands[player]):

@@ -144,7 +144,7 @@ class Engine(Core):
         self._systems = None
         self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
         self._peeked = False                      # the run looked ahead for an answer not given yet
-        self._unseen_known: tuple[list[CardDef], int, bool] | None = None
+        self._unseen_known = None
         self._defaulted = False                   # a trial took a default answer
         self._ended_turn: _EndedTurn | None = None   # kept from the last listing, for the next event
         self._reusable: _EndedTurn | None = None     # that, while the next event runs from its table
@@ -565,15 +565,6 @@ class Engine(Core):
                 refusals = self._upfront_refusals(player, verb, keys)
                 out += [Event(verb, key, by=player) for key, refusal in zip(keys, refusals) if refusal is None]
         return out
-
-    def _unseen_on_table(self) -> bool:
-        """Whether any card nobody has seen ('?') is among the table's cards (its
-        definitions only grow, as cards are revealed, so the answer is kept per length)."""
-        defs = self.state.defs
-        known = self._unseen_known
-        if known is None or known[0] is not defs or known[1] != len(defs):
-            known = self._unseen_known = (defs, len(defs), any(d.type == UNKNOWN for d in defs))
-        return known[2]
 
     def _upfront_refusals(self, player: str, verb: str, keys: list[str | None]) -> list[Rejected | None]:
         """The refusal that the checks made before anything happens give each of

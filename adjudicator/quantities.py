@@ -354,14 +354,8 @@ class Quantities:
         tags written `tag:NAME` (what Goals ask for). Not to be changed."""
         st = self.state
         defs = st.defs
-        out: dict[str, frozenset[str]] = {}
-        for p in st.players:
-            held = set()
-            for k in st.keepers[p]:
-                held.add(defs[k].name)
-                held.update("tag:" + t for t in defs[k].tags)
-            out[p] = frozenset(held)
-        return out
+        keepers = st.keepers
+        return {p: frozenset().union(*[defs[k].marks for k in keepers[p]]) for p in st.players}
 
     def keeper_count(self, player: str) -> int:
         st = self.state

@@ -697,26 +697,40 @@ class Core(Answers, Quantities, Responses):
     # a free action started from a settled table: see `table_before_action`)
     _origin: tuple[State, State] | None = None
 
-    def table_before_action(self) -> State:
-        """The table as it stands, without windows, for the response window of the
-        play or free action about to happen (what canceling it restores). While the run
-        has changed nothing yet (no card moved, no turn ended), that is the table the
-        step started from, which is never changed again, so it is shared instead of
-        copied."""
+    # (the plays the last legal-events listing allowed: the table it judged them on,
+    # the player, and the cards' keys; see `_event_play`)
+    _cleared: tuple[State, str, frozenset[str | None]] | None = None
+
+    def _untouched_origin(self) -> State | None:
+        """The table the step started from, while the run has changed nothing of it
+        yet (no card moved, no turn ended), else None."""
         st = self.state
         origin = self._origin
         if origin is not None and origin[0] is st:
             start = origin[1]
             if st.moves == start.moves and st.turn_number == start.turn_number:
-                return start.shared_snapshot(st.serial)
-        return st.snapshot()
+                return start
+        return None
+
+    def table_before_action(self) -> State:
+        """The table as it stands, without windows, for the response window of the
+        play or free action about to happen (what canceling it restores). While the run
+        has changed nothing yet, that is the table the step started from, which is
+        never changed again, so it is shared instead of copied."""
+        start = self._untouched_origin()
+        return start.shared_snapshot(self.state.serial) if start is not None else self.state.snapshot()
 
     def _event_play(self, player: str, ev: Event) -> None:
         st = self.state
         d = self.cat.get(ev.key)
-        refusal = self._play_refusal(player, d)
-        if refusal is not None:
-            raise refusal
+        cleared = self._cleared
+        if (cleared is None or cleared[1] != player or d.key not in cleared[2]
+                or cleared[0] is not self._untouched_origin()):
+            # (unless the legal-events listing judged this very play allowed on this very
+            # table, by these same checks: a trial's result is used again)
+            refusal = self._play_refusal(player, d)
+            if refusal is not None:
+                raise refusal
         before = self.table_before_action()
         if st.temp_hands:
             frame = st.temp_hands[-1]

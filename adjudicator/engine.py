@@ -563,7 +563,10 @@ class Engine(Core):
                 out += [ev for ev, refusal in zip(events, refusals) if refusal is None]
             else:
                 refusals = self._upfront_refusals(player, verb, keys)
-                out += [Event(verb, key, by=player) for key, refusal in zip(keys, refusals) if refusal is None]
+                allowed = [key for key, refusal in zip(keys, refusals) if refusal is None]
+                if verb == "play":
+                    self._cleared = (st, player, frozenset(allowed))
+                out += [Event(verb, key, by=player) for key in allowed]
         return out
 
     def _upfront_refusals(self, player: str, verb: str, keys: list[str | None]) -> list[Rejected | None]:

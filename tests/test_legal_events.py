@@ -187,3 +187,54 @@ def test_plays_judged_together_are_judged_as_one_by_one(deck):
             together = engine._play_refusals(player, cards)
             alone = [engine._play_refusals(player, [d])[0] for d in cards]
             assert [r and (r.reason, r.cites) for r in together] == [r and (r.reason, r.cites) for r in alone]
+
+
+def test_a_play_the_listing_allowed_on_this_table_is_not_judged_again(monkeypatch):
+    """The listing's judgement of a play is used again when that play is then made from
+    the very table it judged; a play it did not list, or one made from another table,
+    is judged as usual (3 and 4 players, every edition)."""
+    judged: list[str] = []
+    real = Engine._play_refusal
+
+    def counting(self, player, d):
+        judged.append(d.key)
+        return real(self, player, d)
+
+    monkeypatch.setattr(Engine, "_play_refusal", counting)
+    reused = 0
+    for seed, seats in ((21, 3), (22, 4), (23, 4)):
+        engine = random_position(seed, "everything", seats)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if engine.state.game_over:
+                break
+            if engine.pending is not None:
+                answer_pending(engine, rng)
+                continue
+            table = engine.state
+            legal = engine.legal_events()
+            plays = [ev for ev in legal if ev.verb == "play" and ev.by == table.active_player]
+            if plays and rng.random() < 0.5:
+                # a play not listed (a card the player lacks) is still refused, after a listing
+                absent = next((c for c in engine.cat.cards.values() if c.type == "keeper"
+                               and all(table.defs[k].key != c.key for k in table.hands[table.active_player])), None)
+                if absent is not None:
+                    del judged[:]
+                    assert engine.try_event(Event("play", absent.key, by=table.active_player)).status == "rejected"
+                    assert judged == [absent.key]
+            if not legal:
+                break
+            ev = rng.choice(legal)
+            del judged[:]
+            assert engine.submit(ev).status != "rejected"
+            if ev in plays and engine.state is not table:
+                reused += not judged
+        # another table, alike but not the one judged: judged again
+        if engine.pending is None and not engine.state.game_over:
+            legal = [ev for ev in engine.legal_events() if ev.verb == "play" and ev.by == engine.state.active_player]
+            if legal:
+                engine.state = engine.state.clone()
+                del judged[:]
+                engine.try_event(legal[0])
+                assert judged == [legal[0].key]
+    assert reused > 10

@@ -579,6 +579,8 @@ class Core(Answers, Quantities, Responses):
         temporary hand at once and a higher play count adds plays; a lower draw takes
         nothing back."""
         st = self.state
+        if not st.temp_hands:
+            return
         for frame in list(st.temp_hands):
             draw_param, play_param = frame.params
             if not draw_param:

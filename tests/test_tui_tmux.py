@@ -26,6 +26,11 @@ def screen(session: str) -> str:
     return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
 
 
+# How often the screen is read while waiting for it to change: the test waits for what it
+# expects to see rather than for fixed times, so that it is as quick as the app.
+POLL = 0.05
+
+
 def wait_for(session: str, *texts: str, timeout: float = 30.0) -> str:
     end = time.monotonic() + timeout
     shown = ""
@@ -33,7 +38,7 @@ def wait_for(session: str, *texts: str, timeout: float = 30.0) -> str:
         shown = screen(session)
         if all(t in shown for t in texts):
             return shown
-        time.sleep(0.1)
+        time.sleep(POLL)
     raise AssertionError(f"never saw {texts!r} on the screen; it showed:\n{shown}")
 
 
@@ -46,7 +51,7 @@ def wait_gone(session: str, text: str, timeout: float = 30.0) -> str:
         shown = screen(session)
         if text not in shown:
             return shown
-        time.sleep(0.1)
+        time.sleep(POLL)
     raise AssertionError(f"{text!r} stayed on the screen; it showed:\n{shown}")
 
 
@@ -60,13 +65,14 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
                f"FLUXX_JUDGE_SCENARIOS={shlex.quote(str(folder))} TERM=xterm-256color {shlex.quote(str(EXE))}")
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True)
 
+    # Keys reach the app in the order they are sent, and Textual handles what they cause in
+    # that order too (the card picker's matches for the typed name before its Enter): each
+    # step waits only for the screen it needs before sending the next keys.
     def keys(*names: str) -> None:
         subprocess.run(["tmux", "send-keys", "-t", session, *names], check=True)
-        time.sleep(0.2)
 
     def text(words: str) -> None:
         subprocess.run(["tmux", "send-keys", "-t", session, "-l", words], check=True)
-        time.sleep(0.2)
 
     def card(zone: str, *names: str) -> None:
         keys("C-g")
@@ -79,7 +85,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
             keys("a")
             wait_for(session, "Add a card to", "Type to search")
             text(name)
-            time.sleep(0.2)
+            wait_for(session, name)                 # typed in the picker
             keys("Enter")
             wait_gone(session, "Add a card to")      # the dialog has closed
             wait_for(session, "Go to zone")          # back on the Table screen

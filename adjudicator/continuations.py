@@ -107,18 +107,21 @@ class _Ended:
         self.value, self.error = value, error
 
 
-def _serve(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> Any:
-    """A runner's life: carry out each run it is given."""
+def _serve(job: list[Any]) -> Any:
+    """A runner's life: carry out each run it is given, [function, arguments], a list
+    it empties (the first one stays referenced by the greenlet's start for as long as
+    the runner lives: emptied, it holds nothing of that run)."""
     me = getcurrent()
     while True:
         fn, args = job
+        job.clear()
         try:
             ended = _Ended(fn(*args), None)
         except GreenletExit:
             raise                       # retired or collected: the runner ends with its run
         except BaseException as error:  # (handed to whoever started or resumed the run)
             ended = _Ended(None, error)
-        del fn, args, job               # an idle runner holds on to nothing of its last run
+        del fn, args                    # an idle runner holds on to nothing of its last run
         if me.retiring:                 # a retired run that ended quietly: so does its runner
             return ended
         job = me.parent.switch(ended)
@@ -158,7 +161,7 @@ class Continuation:
         glet = idle.pop() if idle else _Runner()
         self._glet, self._started = glet, True
         fn, self._fn = self._fn, None
-        return self._switch(glet, (fn, args))
+        return self._switch(glet, [fn, args])
 
     def resume(self, value: Any = None) -> Any:
         glet = self._glet

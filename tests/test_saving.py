@@ -22,7 +22,7 @@ from adjudicator import strictyaml
 from adjudicator.atomic_io import WriteError, write_atomic
 from adjudicator.scenario import parse_scenario
 from test_tui_support import _private_cache, until  # noqa: F401 (an autouse fixture)
-from tests.conftest import REPO
+from tests.conftest import REPO, examples
 from tests.test_property_play import random_position
 from tui import session as S
 from tui.app import FluxxJudgeApp
@@ -47,7 +47,7 @@ def position_doc(seed: int) -> dict:
             "events": [{"end_turn": True}], "expect": {"winner": "none"}}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_generated_positions_round_trip(seed):
     doc = position_doc(seed)

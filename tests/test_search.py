@@ -14,6 +14,7 @@ from whoosh.fields import KEYWORD, TEXT
 
 from rulings import corpus, index_store, search
 from rulings.search import MANIFEST, ensure_index, make_schema
+from tests.conftest import examples
 
 
 FRESH = {"test_index_is_kept_in_the_cache_and_reused", "test_no_half_built_index_is_left_behind",
@@ -287,7 +288,7 @@ def test_odd_arguments_never_raise():
     assert isinstance(search.search("veto", filters={"colour": "red", "card": None}).hits, list)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=120))
 def test_any_text_is_a_valid_query(text):
     result = search.search(text, limit=3)

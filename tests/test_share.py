@@ -19,6 +19,7 @@ from adjudicator.errors import InputError
 from adjudicator.replay import replay, replay_file
 from adjudicator.scenario import load_scenario, parse_scenario
 from scenarios import library_path
+from tests.conftest import examples
 from tests.test_saving import position_doc
 
 LIBRARY = sorted(Path(library_path()).rglob("*.yaml"))
@@ -56,7 +57,7 @@ def test_every_library_scenario_round_trips(path):
     assert len(from_line.variations) == len(from_file.variations)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_generated_positions_round_trip_and_replay_alike(seed):
     doc = position_doc(seed)
@@ -77,7 +78,7 @@ _values = st.recursive(
     max_leaves=30)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(doc=st.dictionaries(_text, _values, max_size=6))
 def test_any_plain_document_round_trips_exactly(doc):
     assert share.decode(share.encode(doc)) == doc
@@ -87,7 +88,7 @@ def test_any_plain_document_round_trips_exactly(doc):
         assert "\n" not in exc.message
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(junk=st.text(max_size=80) | st.binary(max_size=60).map(lambda b: "fj1." + b.hex()),
        cut=st.integers(0, 400), seed=st.integers(0, 355))
 def test_damaged_strings_give_a_one_line_message(junk, cut, seed):

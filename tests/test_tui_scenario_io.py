@@ -14,6 +14,7 @@ from adjudicator.scenario import load_scenario
 from scenarios import library_path
 from tui import scenario_io
 from tui.session import Session
+from tests.conftest import examples
 
 # --------------------------------------------------------------------------- round trip
 
@@ -25,7 +26,7 @@ DATA = st.recursive(SCALARS, lambda inner: st.one_of(
 
 
 @pytest.mark.slow(4)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.dictionaries(KEYS, DATA, min_size=1, max_size=6))
 def test_dump_then_load_gives_the_same_data(doc):
     assert scenario_io.loads(scenario_io.dump(doc)) == doc

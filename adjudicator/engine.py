@@ -29,6 +29,7 @@ from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.log import Entry, StepResult, cites_of
 from adjudicator.mechanics.base import SURPRISE, UNKNOWN
+from adjudicator.quantities import FigureShelf
 from adjudicator.state import State
 
 __all__ = ["Engine", "Entry", "StepResult", "cites_of"]
@@ -140,7 +141,7 @@ class Engine(Core):
         self._cont: Continuation | None = None    # the run under way (a decision pauses it)
         # (kept on the instance: the figures and the checkpoint read them at every step)
         self._frozen = None
-        self._figures_for = None
+        self._face_up_shelf, self._rules_shelf = FigureShelf(2048), FigureShelf(512)
         self._systems = None
         self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
         self._peeked = False                      # the run looked ahead for an answer not given yet

@@ -69,15 +69,34 @@ _memoized = _kept(FACE_UP)
 _per_rules = _kept(RULES)
 
 
+class FigureShelf:
+    """Figures kept per key (a face-up table, a set of rules in force) for one game:
+    card ids mean the same cards only within it. A long game sees many tables, so the
+    shelf is emptied past `limit` keys."""
+
+    __slots__ = ("defs", "by_key", "limit")
+
+    def __init__(self, limit: int):
+        self.defs: list[Any] | None = None
+        self.by_key: dict[tuple[Any, ...], dict[Any, Any]] = {}
+        self.limit = limit
+
+    def get(self, defs: list[Any], key: tuple[Any, ...]) -> dict[Any, Any]:
+        if self.defs is not defs or len(self.by_key) > self.limit:
+            self.by_key, self.defs = {}, defs
+        here = self.by_key.get(key)
+        if here is None:
+            here = self.by_key[key] = {}
+        return here
+
+
 class Quantities:
     """The Engine's derived quantities (a mixin; the rules' hooks it asks receive the
     engine itself, `self.engine`)."""
 
     state: "State"
-    _figures: dict[tuple[Any, ...], dict[Any, Any]]
-    _figures_for: "list[Any] | None" = None
-    _rule_figures: dict[tuple[Any, ...], dict[Any, Any]]
-    _rule_figures_for: "list[Any] | None" = None
+    _face_up_shelf: "FigureShelf"        # (per engine: set by the Engine)
+    _rules_shelf: "FigureShelf"
     _frozen: "tuple[State, dict[Any, Any]] | None" = None
 
     @property
@@ -98,19 +117,12 @@ class Quantities:
                 st.active, st.started_empty, tuple(st.claims))
 
     def _figures_here(self) -> dict[Any, Any]:
-        """The figures kept for the face-up table as it is now (per engine: card ids
-        mean the same cards only within one game), which the table then holds
-        (`State.figures`) until something they read changes: a card moving, the turn
-        passing, a player in or out, a bonus granted (the State's methods for each
+        """The figures kept for the face-up table as it is now, which the table then
+        holds (`State.figures`) until something they read changes: a card moving, the
+        turn passing, a player in or out, a bonus granted (the State's methods for each
         reset it)."""
         st = self.state
-        key = self.face_up()
-        if self._figures_for is not st.defs or len(self._figures) > 2048:
-            self._figures, self._figures_for = {}, st.defs    # (a long game sees many tables)
-        here = self._figures.get(key)
-        if here is None:
-            here = self._figures[key] = {}
-        st.figures = here
+        st.figures = here = self._face_up_shelf.get(st.defs, self.face_up())
         return here
 
     def rules_in_force(self) -> tuple[Any, ...]:
@@ -123,13 +135,7 @@ class Quantities:
         """The figures kept for the rules in force now, which the table then holds
         (`State.rule_figures`) until a rule comes or goes."""
         st = self.state
-        key = self.rules_in_force()
-        if self._rule_figures_for is not st.defs or len(self._rule_figures) > 512:
-            self._rule_figures, self._rule_figures_for = {}, st.defs
-        here = self._rule_figures.get(key)
-        if here is None:
-            here = self._rule_figures[key] = {}
-        st.rule_figures = here
+        st.rule_figures = here = self._rules_shelf.get(st.defs, self.rules_in_force())
         return here
 
     @contextmanager
@@ -236,21 +242,17 @@ class Quantities:
             return [r for r in st.rules + st.meta_rules if effect in defs[r].impl.effects]
         return [k for k in st.keepers[player] if effect in defs[k].impl.effects and defs[k].impl.power_active(e, k)]
 
-    def _first(self, hook: str, *args: object) -> Any:      # what that hook returns (a number, a quota)
-        """The first rule in force that answers (New Rules before the Basic Rules)."""
+    @_per_rules
+    def ruled(self, hook: str) -> Any:
+        """What the first rule in force that answers `hook` says (New Rules before the
+        Basic Rules), for the hooks answered from the rules alone: draw_base,
+        play_quota, hand_limit, keeper_limit, agenda (see `Mechanic.draw_base`)."""
         defs = self.state.defs
         for r in self.answering(hook):
-            value = getattr(defs[r].impl, hook)(self, r, *args)
+            value = getattr(defs[r].impl, hook)(self, r)
             if value is not None:
                 return value
         return None
-
-    @_per_rules
-    def ruled(self, hook: str) -> Any:
-        """What the first rule in force that answers `hook` says (`_first`), for the
-        hooks answered from the rules alone: draw_base, play_quota, hand_limit,
-        keeper_limit, agenda (see `Mechanic.draw_base`)."""
-        return self._first(hook)
 
     def draw_rule(self) -> int:
         return self.ruled("draw_base") or 0

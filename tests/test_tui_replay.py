@@ -172,6 +172,19 @@ async def test_a_bad_scenario_shows_its_error_not_a_traceback(tmp_path):
         screen = app.screen
         text = shown(screen, "#replay-error")
         assert "typo.yaml:5:" in text and "did you mean 'Milk'" in text and "Ann: [Milkk]" in text
+        assert "This file cannot be used" in text and "text editor" in text     # the fix is in the file
+
+
+async def test_a_new_scenario_is_sent_to_the_table_not_to_a_text_editor():
+    # a fresh dispute has no players yet: Replay says where to build it, not how to edit a file
+    app = FluxxJudgeApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("f3")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen)
+                    and app.screen.query_one("#replay-error").display)
+        text = shown(app.screen, "#replay-error")
+        assert "cannot be replayed as it stands" in text and "Table (F2)" in text and "1 to 8 players" in text
+        assert "text editor" not in text and "This file" not in text
 
 
 async def test_a_typed_event_is_judged_by_the_engine():

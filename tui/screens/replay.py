@@ -139,7 +139,7 @@ class ReplayScreen(Screen):
         if fresh:
             self.step_index = 0
         if s.error is not None:
-            self._show_error(s.error, s.error_text)
+            self._show_error(s.error, s.error_text, opened=True)
             return
         self._replay(self.current, select="first" if fresh else "keep")
 
@@ -223,11 +223,21 @@ class ReplayScreen(Screen):
         if then:
             then()
 
-    def _show_error(self, err: Any, source: str | None) -> None:
+    def _show_error(self, err: Any, source: str | None, opened: bool = False) -> None:
+        """Why the line cannot be shown: the file could not be opened (`opened`) or its
+        scenario does not read. Only a file as it is on disk is sent to a text editor; a
+        scenario built or changed here is fixed in Table, whose Problems list says what
+        it lacks."""
         box = self.query_one("#replay-error", Static)
-        text = error_text(err, source)
-        text.append("\n\nFix it in a text editor and open it again (Ctrl+O), or rebuild the position in Table (F2).",
-                    style="dim")
+        s = self.session
+        if opened or (s is not None and s.path and not s.changed):
+            text = error_text(err, source)
+            hint = "Fix it in a text editor and open it again (Ctrl+O), or rebuild the position in Table (F2)."
+        else:
+            text = error_text(err, source, header="This scenario cannot be replayed as it stands.")
+            hint = ("Fix the position in Table (F2): its Problems list says what is missing. Or open a library "
+                    "scenario (Ctrl+O).")
+        text.append("\n\n" + hint, style="dim")
         box.update(text)
         box.display = True
         self.query_one("#replay-main").display = False

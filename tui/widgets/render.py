@@ -18,11 +18,12 @@ TYPE_STYLES = {
 
 # --------------------------------------------------------------------------- rendering helpers
 
-def error_text(err: Any, source: str | None = None) -> Text:
-    """An InputError as a readable block: where, what, and the offending line with a caret."""
+def error_text(err: Any, source: str | None = None, header: str = "This file cannot be used as a scenario.") -> Text:
+    """An InputError as a readable block: `header`, where, what, and the offending line
+    with a caret."""
     text = Text()
     where = err.where() if hasattr(err, "where") else ""
-    text.append("This file cannot be used as a scenario.\n", style="bold red")
+    text.append(header + "\n", style="bold red")
     if where:
         text.append(where, style="bold")
         text.append("\n")

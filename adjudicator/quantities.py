@@ -201,7 +201,10 @@ class Quantities:
     def answering(self, hook: str) -> tuple[int, ...]:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
         the order `rule_cards` gives: the only ones the engine asks."""
-        return self._rule_hooks().get(hook, ())
+        # asked several times a step: read straight from the figures the table holds
+        held = self.state.rule_figures
+        hooks = held.get("_rule_hooks") if held is not None else None
+        return (hooks if hooks is not None else self._rule_hooks()).get(hook, ())
 
     def answering_in_front(self, hook: str) -> tuple[tuple[str, int], ...]:
         """(player, card) for each card in front of a player whose mechanic answers

@@ -45,6 +45,9 @@ async def test_the_open_dialog_lists_narrows_and_opens_the_library():
         ol = dialog.query_one("#open-library", OptionList)
         assert shown(ol) == [(path, title, False) for path, title in library]
         assert ol.highlighted == 0 and library[0][1][:20] in painted(ol)
+        for width in (12, 40, 66, 68, 90):          # the list's height as Textual's own list sums it
+            assert ol.get_content_height(ol.size, ol.size, width) == \
+                OptionList.get_content_height(ol, ol.size, ol.size, width)
         # words narrow the list (every word, any case); the count says how many are left
         await pilot.press(*"DRAW play")
         wanted = [(p, t, False) for p, t in library if "draw" in t.lower() and "play" in t.lower()]

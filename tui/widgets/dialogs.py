@@ -16,7 +16,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
-from tui.widgets.list_labels import list_option
+from tui.widgets.list_labels import ChoiceList, list_option
 from tui.widgets.suggesters import PathSuggester
 
 
@@ -85,7 +85,7 @@ class ChoiceModal(ModalScreen[str | None]):
             if self.filtered:
                 yield Input(placeholder="type to narrow the list (a card, a player, 'reveal'...)", id="choice-filter",
                             compact=True)
-            yield OptionList(*self._options([]), id="choice-list")
+            yield ChoiceList(*self._options([]), id="choice-list")
             yield Static(self.hint or "Enter: choose - Esc: cancel", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -258,7 +258,7 @@ class OpenModal(ModalScreen[str | None]):
             yield Input(placeholder="path/to/scenario.yaml, or words to find a library scenario",
                         suggester=PathSuggester(), id="open-path")
             yield Label(f"The built-in library ({len(self.library)}):", classes="dialog-hint", id="open-count")
-            yield OptionList(*self._options(""), id="open-library")
+            yield ChoiceList(*self._options(""), id="open-library")
             yield Static("Enter: open - Down: the list - Esc: cancel", classes="dialog-hint")
 
     def _options(self, words: str) -> list[Option]:

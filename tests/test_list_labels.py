@@ -35,7 +35,7 @@ def heights(text: str, widths) -> list[tuple]:
     return wrong
 
 
-@pytest.mark.slow(3)
+@pytest.mark.slow(2)
 def test_every_library_title_measures_as_textual_measures_it():
     titles = [title for _, title in library_scenarios()]
     assert len(titles) > 100
@@ -61,3 +61,10 @@ def test_a_label_is_shown_as_typed():
     assert str(option.prompt) == "[bold]x[/] \\y" and option.id == "a" and not option.disabled
     heading = list_option(Text("Group", style="bold underline"), disabled=True)
     assert heading.disabled and heading.prompt.content.spans   # the Text's style is kept
+
+
+@pytest.mark.parametrize("label", ["plain", "[bold]x[/] \\y", "caf\u00e9 \u4e2d", "tab\there", "bell\x07", "cr\rlf\n", ""])
+def test_a_label_becomes_what_textual_makes_of_its_text(label):
+    made = list_option(label).prompt.content
+    textual = Content.from_rich_text(Text(label))
+    assert (made.plain, made.spans) == (textual.plain, textual.spans)

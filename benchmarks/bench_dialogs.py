@@ -8,9 +8,10 @@ settles (each layout pass: the list's height, then its scrollbar...), so each fi
 runs from the key to the dialog's last paint within `SETTLE` seconds (before its
 cursor first blinks). An open goes the whole way: the library listed in its worker
 (process CPU time counts it), the dialog built, laid out and painted over the dimmed
-screen. The same dialog with an empty library gives what any dialog costs there
-(Textual's screen change and the dimmed copy of the screen behind, painted again at
-each pass), so the difference is the list's. Medians of `RUNS` opens after one untimed.
+screen. The same dialog with an empty library, opened in the same round, gives what
+any dialog costs there (Textual's screen change and the dimmed copy of the screen
+behind, painted again at each pass), so the round's difference is the list's.
+Medians of `RUNS` rounds after one untimed.
 `python benchmarks/bench_dialogs.py` prints the figures.
 """
 
@@ -30,13 +31,14 @@ SETTLE = 0.35           # seconds; Input's cursor first blinks 0.5 s after a key
 FILTER = "the"          # typed, then erased: six keys, each narrowing or widening the list
 
 
-async def _measure(empty: bool) -> dict[str, float]:
+async def _measure() -> dict[str, float]:
     import tui.app as app_module
     from textual.screen import Screen
     from tui.widgets import OpenModal
 
-    if empty:
-        app_module.library_scenarios = lambda: []
+    listing = app_module.library_scenarios
+    empty = [False]
+    app_module.library_scenarios = lambda: [] if empty[0] else listing()
     painted: list[float] = []
     refresh = Screen._compositor_refresh
 
@@ -56,48 +58,53 @@ async def _measure(empty: bool) -> dict[str, float]:
             raise RuntimeError(f"the dialog was not painted after {key}")
         return painted[-1] - start
 
+    async def open_dialog(pilot) -> float:
+        took = await timed(pilot, "ctrl+o")
+        if not isinstance(app.screen, OpenModal):
+            raise RuntimeError("Ctrl+O did not open the dialog")
+        return took
+
     app = app_module.FluxxJudgeApp()
-    opens: list[float] = []
-    keys: list[float] = []
+    figures: dict[str, list[float]] = {"open": [], "empty": [], "list": [], "key": [], "empty_key": []}
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             deadline = time.monotonic() + 60
             await pilot.pause(0.2)
             while any(w.is_running for w in app.workers) and time.monotonic() < deadline:
                 await pilot.pause(0.05)
+            # each round opens the dialog with the library, then with none: the two
+            # figures of a round meet the same load, and their difference is the list's
             for run in range(RUNS + 1):
-                took = await timed(pilot, "ctrl+o")
-                if not isinstance(app.screen, OpenModal):
-                    raise RuntimeError("Ctrl+O did not open the dialog")
-                for key in [*FILTER, *["backspace"] * len(FILTER)]:
-                    took_key = await timed(pilot, key)
-                    if run:
-                        keys.append(took_key)
+                round_: dict[str, list[float]] = {"key": [], "empty_key": []}
+                for without in (False, True):
+                    empty[0] = without
+                    took = await open_dialog(pilot)
+                    for key in [*FILTER, *["backspace"] * len(FILTER)]:
+                        round_["empty_key" if without else "key"].append(await timed(pilot, key))
+                    round_["empty" if without else "open"] = [took]
+                    await pilot.press("escape")
+                    await pilot.pause(0.1)
                 if run:
-                    opens.append(took)
-                await pilot.press("escape")
-                await pilot.pause(0.1)
+                    for name, values in round_.items():
+                        figures[name].extend(values)
+                    figures["list"].append(round_["open"][0] - round_["empty"][0])
     finally:
         Screen._compositor_refresh = refresh
-    return {"open": statistics.median(opens) * 1000, "key": statistics.median(keys) * 1000}
-
-
-def _run_in_cache(empty: bool) -> dict[str, float]:
-    with tempfile.TemporaryDirectory(prefix="fluxx-judge-bench-") as cache:
-        os.environ["FLUXX_JUDGE_CACHE"] = cache
-        return asyncio.run(_measure(empty))
+        app_module.library_scenarios = listing
+    return {name: statistics.median(values) * 1000 for name, values in figures.items()}
 
 
 def run() -> dict:
     sys.path.append(str(ROOT))     # after PYTHONPATH: another checkout can be measured
-    listed = _run_in_cache(empty=False)
-    empty = _run_in_cache(empty=True)
+    with tempfile.TemporaryDirectory(prefix="fluxx-judge-bench-") as cache:
+        os.environ["FLUXX_JUDGE_CACHE"] = cache
+        figures = asyncio.run(_measure())
     return {
-        "open_dialog_cpu_ms": round(listed["open"], 1),
-        "open_dialog_list_cpu_ms": round(listed["open"] - empty["open"], 1),
-        "open_dialog_filter_key_cpu_ms": round(listed["key"], 1),
-        "open_dialog_empty_cpu_ms": round(empty["open"], 1),
-        "open_dialog_empty_filter_key_cpu_ms": round(empty["key"], 1),
+        "open_dialog_cpu_ms": round(figures["open"], 1),
+        "open_dialog_list_cpu_ms": round(figures["list"], 1),
+        "open_dialog_filter_key_cpu_ms": round(figures["key"], 1),
+        "open_dialog_empty_cpu_ms": round(figures["empty"], 1),
+        "open_dialog_empty_filter_key_cpu_ms": round(figures["empty_key"], 1),
         "open_dialog_runs": RUNS,
     }
 

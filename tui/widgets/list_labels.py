@@ -21,7 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich._wrap import divide_line, words
+try:        # Rich's own wrapping steps (a private module: without it, Textual's measure)
+    from rich._wrap import divide_line, words
+except ImportError:  # pragma: no cover - a Rich that moved them
+    divide_line = words = None
 from rich.cells import cell_len
 from rich.text import Text
 from textual.content import Content
@@ -70,7 +73,7 @@ class ListLabel(Visual):
         key = (room, overflow, wrap)
         height = self._heights.get(key)
         if height is None:
-            if not self._one_line or room < 1 or not self.content.plain:
+            if not self._one_line or room < 1 or not self.content.plain or words is None:
                 height = self.content.get_height(rules, width)      # Textual's own measure
             elif wrap == "nowrap":
                 height = -(-self.content.cell_length // room) if overflow == "fold" else 1

@@ -30,12 +30,14 @@ TARGETS = {
     "moves_with_reveals_median_ms": (250.0, "max"),
     "app_ready_seconds": (1.5, "max"),
     "app_peak_rss_mb": (150.0, "max"),
+    "open_dialog_list_cpu_ms": (80.0, "max"),
+    "open_dialog_filter_key_cpu_ms": (40.0, "max"),
     "hostile_worst_seconds": (2.0, "max"),
     "hostile_worst_rss_mb": (300.0, "max"),
     "analysis_positions_per_second": (1_000, "min"),
     "decisions_7_over_1_replay": (2.0, "max"),
 }
-MODULES = ["bench_selfplay", "bench_decisions", "bench_engine", "bench_search", "bench_app", "bench_hostile", "bench_analysis"]
+MODULES = ["bench_selfplay", "bench_decisions", "bench_engine", "bench_search", "bench_app", "bench_dialogs", "bench_hostile", "bench_analysis"]
 
 
 _MARK = "benchmark results: "

@@ -16,6 +16,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.list_labels import ChoiceList, list_option
 from tui.widgets.suggesters import PathSuggester
 
 
@@ -59,18 +60,23 @@ class ChoiceModal(ModalScreen[str | None]):
                  filtered: bool = False) -> None:
         super().__init__(classes="dialog")
         self.title_text, self.choices, self.hint, self.filtered = title, list(choices), hint, filtered
+        # built once: each filter hands the same options (converted and measured) to the list
+        self._entries = [(str(label).lower() + " " + str(grp).lower(), grp, list_option(label, id=cid))
+                         for cid, label, grp in self.choices]
+        self._headings: dict[int, Option] = {}    # by the entry they head (a list holds an option once)
 
     def _options(self, words: list[str]) -> list[Option]:
         options: list[Option] = []
         group = None
-        for cid, label, grp in self.choices:
-            text = str(label).lower() + " " + str(grp).lower()
+        for i, (text, grp, option) in enumerate(self._entries):
             if words and not all(w in text for w in words):
                 continue
             if grp and grp != group:
-                options.append(Option(Text(grp, style="bold underline"), disabled=True))
+                if i not in self._headings:
+                    self._headings[i] = list_option(Text(grp, style="bold underline"), disabled=True)
+                options.append(self._headings[i])
                 group = grp
-            options.append(Option(Text(label) if isinstance(label, str) else label, id=cid))   # no markup
+            options.append(option)
         return options
 
     def compose(self) -> ComposeResult:
@@ -79,7 +85,7 @@ class ChoiceModal(ModalScreen[str | None]):
             if self.filtered:
                 yield Input(placeholder="type to narrow the list (a card, a player, 'reveal'...)", id="choice-filter",
                             compact=True)
-            yield OptionList(*self._options([]), id="choice-list")
+            yield ChoiceList(*self._options([]), id="choice-list")
             yield Static(self.hint or "Enter: choose - Esc: cancel", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -243,6 +249,8 @@ class OpenModal(ModalScreen[str | None]):
     def __init__(self, library: list[tuple[str, str]]) -> None:
         super().__init__(classes="dialog")
         self.library = library
+        # built once: each filter hands the same options (converted and measured) to the list
+        self._entries = [(title.lower(), list_option(title, id=path)) for path, title in library]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -250,13 +258,12 @@ class OpenModal(ModalScreen[str | None]):
             yield Input(placeholder="path/to/scenario.yaml, or words to find a library scenario",
                         suggester=PathSuggester(), id="open-path")
             yield Label(f"The built-in library ({len(self.library)}):", classes="dialog-hint", id="open-count")
-            yield OptionList(*self._options(""), id="open-library")
+            yield ChoiceList(*self._options(""), id="open-library")
             yield Static("Enter: open - Down: the list - Esc: cancel", classes="dialog-hint")
 
     def _options(self, words: str) -> list[Option]:
         wanted = words.lower().split()
-        return [Option(Text(title), id=path) for path, title in self.library
-                if all(w in title.lower() for w in wanted)]
+        return [option for title, option in self._entries if all(w in title for w in wanted)]
 
     @on(Input.Changed, "#open-path")
     def _narrow(self, event: Input.Changed) -> None:

@@ -134,3 +134,66 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         wait_for(session, "already")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def processes_with(marker: str) -> list[int]:
+    """The processes whose environment holds `marker` (the app started for one test)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.slow(8)
+@pytest.mark.parametrize("parent", ["none", "make"])
+def test_unsaved_work_is_kept_when_the_terminal_goes_and_told_of_at_the_next_start(tmp_path, parent):
+    # Run straight in the terminal, the app gets the hangup. Run by `make` (as `make run`
+    # runs it), it may get no signal at all: Textual then spun at full speed for ever,
+    # reading end-of-file, and the scenario was lost. Either way the app must end and
+    # keep what was not saved.
+    if not EXE.exists():
+        pytest.skip(f"{EXE} is not installed (`make run` or `make test` installs it)")
+    if parent == "make" and shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    cache = tmp_path / "cache"
+    marker = f"FLUXX_JUDGE_CACHE={cache}"
+    command = f"env {shlex.quote(marker)} TERM=xterm-256color {shlex.quote(str(EXE))}"
+    if parent == "make":
+        (tmp_path / "Makefile").write_text(f"run:\n\t{command}\n", encoding="utf-8")
+        command = f"make -s -f {shlex.quote(str(tmp_path / 'Makefile'))} run"
+    session = f"fluxx-judge-test-{uuid.uuid4().hex[:10]}"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], check=True)
+    try:
+        wait_for(session, "F2 Table")
+        subprocess.run(["tmux", "send-keys", "-t", session, "F2"], check=True)
+        wait_for(session, "no players yet")
+        subprocess.run(["tmux", "send-keys", "-t", session, "n"], check=True)
+        wait_for(session, "Name of the new player")
+        subprocess.run(["tmux", "send-keys", "-t", session, "-l", "Quentin"], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
+        wait_for(session, "Quentin's table")
+        assert processes_with(marker)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    end = time.monotonic() + 15
+    while processes_with(marker) and time.monotonic() < end:
+        time.sleep(0.1)
+    left = processes_with(marker)
+    for pid in left:                                   # never leave one spinning behind
+        subprocess.run(["kill", "-9", str(pid)], capture_output=True)
+    assert not left, "the app went on running without its terminal"
+    kept = list((cache / "rescued").glob("*.yaml"))
+    assert len(kept) == 1 and "Quentin" in kept[0].read_text(encoding="utf-8")
+
+    session = f"fluxx-judge-test-{uuid.uuid4().hex[:10]}"
+    command = f"env {shlex.quote(marker)} TERM=xterm-256color {shlex.quote(str(EXE))}"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], check=True)
+    try:
+        wait_for(session, "Unsaved work kept", "Ctrl+O and the path")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

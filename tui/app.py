@@ -128,6 +128,18 @@ class FluxxJudgeApp(App[int]):
             self.switch_mode(self.start_mode or "replay")
         else:
             self.switch_mode(self.start_mode or "rulings")
+        self._tell_rescued()
+
+    def _tell_rescued(self) -> None:
+        """Say which unsaved scenarios were kept when a terminal went (`tui.rescue`)."""
+        from tui.rescue import announce
+
+        kept = announce()
+        if kept:
+            names = "\n".join(f"  {p}" for p in kept[-5:])
+            more = f"\n  (and {len(kept) - 5} more in the same folder)" if len(kept) > 5 else ""
+            self.notify(f"Kept when the terminal closed before they were saved:\n{names}{more}\n"
+                        "Ctrl+O and the path opens one.", title="Unsaved work kept", timeout=20, markup=False)
 
     # -- navigation ------------------------------------------------------------
     def action_mode(self, mode: str) -> None:
@@ -318,7 +330,14 @@ class FluxxJudgeApp(App[int]):
 
 
 def run_app(file: str | None = None) -> int:
-    """Run the app; with `file`, open that scenario in Replay."""
+    """Run the app; with `file`, open that scenario in Replay. In a terminal, a scenario
+    not saved when the terminal goes is kept (`tui.rescue`)."""
+    from tui.rescue import TerminalWatch
+
     app = FluxxJudgeApp(open_file=file)
-    app.run()
+    watch = TerminalWatch(lambda: app.session).start()
+    try:
+        app.run()
+    finally:
+        watch.stop()
     return app.return_code or 0

@@ -39,7 +39,7 @@ async def open_dialog(pilot) -> OpenModal:
 async def test_the_open_dialog_lists_narrows_and_opens_the_library():
     library = library_scenarios()
     assert len(library) > 100
-    app = FluxxJudgeApp()
+    app = FluxxJudgeApp(start_mode="table")     # a light first screen: the dialogs are what is tested
     async with app.run_test(size=(100, 30)) as pilot:
         dialog = await open_dialog(pilot)
         ol = dialog.query_one("#open-library", OptionList)
@@ -77,7 +77,7 @@ async def test_the_open_dialog_shows_titles_as_typed(monkeypatch):
               ("/nowhere/c.yaml", "a title long enough to be wrapped over two lines of the list, "
                                   "and then some more words  (c)")]
     monkeypatch.setattr(app_module, "library_scenarios", lambda: titles)
-    app = FluxxJudgeApp()
+    app = FluxxJudgeApp(start_mode="table")     # a light first screen: the dialogs are what is tested
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(pilot)
         ol = dialog.query_one("#open-library", OptionList)
@@ -96,7 +96,7 @@ CHOICES = [("a1", "Ann plays [b]Milk[/b]", "Ann"), ("a2", "Ann plays Bread", "An
 
 
 async def test_a_choice_dialog_groups_narrows_and_returns_the_choice():
-    app = FluxxJudgeApp()
+    app = FluxxJudgeApp(start_mode="table")     # a light first screen: the dialogs are what is tested
     chosen: list = []
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -111,14 +111,12 @@ def _concept(g: nx.MultiDiGraph, node: str) -> str:
 @dataclass(frozen=True)
 class RuleFacts:
     """What the rules core asks of the graph, worked out from the catalogue and the
-    mechanics' metadata alone (no networkx): the slots each card's rule governs, the
-    New Rules grouped by job (the same rule: a copy, an alias, an analogue), the rules
-    of each slot, and, for each rule, the rules it replaces with the ruling that says
-    so. `build_graph` draws its `sets` and `replaces` edges from these same facts."""
+    mechanics' metadata alone (no networkx): the slots each card's rule governs and,
+    for each rule, the rules it replaces (one with the same job: a copy, an alias, an
+    analogue; one in the same slot) with the ruling that says so. `build_graph` draws
+    its `sets` and `replaces` edges from these same facts."""
 
     slots: dict[str, frozenset[str]]
-    jobs: list[list[str]]
-    slot_groups: dict[str, list[str]]
     replaces: dict[str, dict[str, str]]
 
 
@@ -149,7 +147,7 @@ def rule_facts(catalogue: Catalogue) -> RuleFacts:
         ruling = SLOT_RULINGS.get(slot, "rule-new-rule-replaces-contradicting")
         for a, b in itertools.permutations(keys, 2):
             replaces.setdefault(a, {}).setdefault(b, ruling)
-    return RuleFacts(slots, list(by_job.values()), by_slot, replaces)
+    return RuleFacts(slots, replaces)
 
 
 def build_graph(catalogue: Catalogue) -> nx.MultiDiGraph:
@@ -189,16 +187,11 @@ def build_graph(catalogue: Catalogue) -> nx.MultiDiGraph:
             a = f"alias:{alias}"
             g.add_node(a, kind="alias", name=alias)
             _add(g, a, node, "alias_of", "mystery-play-analogues" if card.mechanic == "mystery_play" else "")
-    # a New Rule with the job of one in play (a copy, an alias, an analogue) replaces it
-    for keys in facts.jobs:
-        for a, b in itertools.product(keys, repeat=2):
-            _add(g, card_node(a), card_node(b), "replaces", "same-rule-replaces")
+    for a, replaced in facts.replaces.items():
+        for b, ruling in replaced.items():
+            _add(g, card_node(a), card_node(b), "replaces", ruling)
     _add(g, "concept:turn_end", "slot:play", "overrides", "play-all-vs-turn-end")
     _add(g, "concept:turn_end", "concept:temporary_hand", "overrides", "turn-end-inside-d3p2")
-    for slot, keys in facts.slot_groups.items():
-        ruling = SLOT_RULINGS.get(slot, "rule-new-rule-replaces-contradicting")
-        for a, b in itertools.permutations(keys, 2):
-            _add(g, card_node(a), card_node(b), "replaces", ruling)
     return g
 
 

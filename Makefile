@@ -7,12 +7,16 @@ STAMP  := $(VENV)/.installed
 
 BROWSER := $(VENV)/.browser-tried
 
-.PHONY: run test fuzz bench bench-compare clean
+.PHONY: run test fuzz bench bench-compare lock uv clean
 
-# uv (from PyPI) installs in seconds what pip takes half a minute for: the system's pip
-# fetches it beside the venv (.venv/uv), and uv installs the project with pip (which
-# tests/test_install.py uses) into a venv made without one (ensurepip alone takes seconds).
-# Where uv cannot be had, ensurepip and pip do it all.
+# Installs are exact: uv.lock pins every package (the project's and the tests'), and
+# requirements.lock is the same pins with their hashes, exported from it for installers
+# that do not read uv.lock. `make` installs what requirements.lock says, nothing else: uv
+# (from PyPI, itself pinned, fetched by the system's pip beside the venv, .venv/uv) syncs
+# the venv to it; where uv cannot be had, pip installs the same file with its hashes.
+# The project itself goes in editable, built by the locked hatchling (no isolated build
+# environment, which would fetch whatever hatchling is newest). `make lock` refreshes
+# both files on purpose; tests/test_lock.py checks that they agree with pyproject.toml.
 #
 # uv writes no bytecode, and where PYTHONDONTWRITEBYTECODE is set (it is in this
 # machine's environment) no process writes any either, so each of the test suite's many
@@ -21,15 +25,33 @@ BROWSER := $(VENV)/.browser-tried
 # test process imports as Python: pip, setuptools, mypy and mypyc, which run as native
 # code, pygments' lexers, the installed packages' own tests). A file that does not
 # compile is only left uncompiled.
+UV_VERSION := 0.13.9
+UV := $(VENV)/uv/bin/uv
+LOCK := requirements.lock
 NO_BYTECODE := /site-packages/(pip|setuptools|pkg_resources|_distutils_hack|mypy|mypyc)/|/pygments/lexers/|/tests?/
 PIP_QUIET := --quiet --disable-pip-version-check
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml uv.lock $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
-	@{ $(PYTHON) -m pip install $(PIP_QUIET) --root-user-action=ignore --upgrade --target $(VENV)/uv uv && \
-	   $(VENV)/uv/bin/uv pip install --quiet --python $(PY) -e '.[test]' pip; } || \
-	 { $(PY) -m ensurepip --upgrade >/dev/null && $(PY) -m pip install $(PIP_QUIET) -e '.[test]'; }
+	@{ $(MAKE) --no-print-directory uv && \
+	   $(UV) pip sync --quiet --python $(PY) --require-hashes $(LOCK) && \
+	   $(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e . ; } || \
+	 { echo "uv could not be used: installing with pip instead" && \
+	   $(PY) -m ensurepip --upgrade >/dev/null && \
+	   $(PY) -m pip install $(PIP_QUIET) --require-hashes --no-deps -r $(LOCK) && \
+	   $(PY) -m pip install $(PIP_QUIET) --no-deps --no-build-isolation -e . ; }
 	@$(PY) -m compileall -q -j 0 -x '$(NO_BYTECODE)' $(VENV)/lib adjudicator rulings tui fluxx_judge scenarios >/dev/null || true
 	@touch $(STAMP)
+
+# uv itself, pinned, beside the venv (fetched again only when its version changes)
+uv:
+	@test -x $(UV) && $(UV) --version | grep -qF ' $(UV_VERSION)' || \
+	 $(PYTHON) -m pip install $(PIP_QUIET) --root-user-action=ignore --upgrade --target $(VENV)/uv uv==$(UV_VERSION)
+
+# Refresh the lock on purpose: the newest releases that pyproject.toml allows, pinned.
+# Commit uv.lock and requirements.lock together, after `make test` passes on them.
+lock: uv
+	$(UV) lock --upgrade --python $(PYTHON)
+	$(UV) export --frozen --extra test --no-emit-project --no-header --format requirements-txt --quiet -o $(LOCK)
 
 run: $(STAMP)
 	$(VENV)/bin/fluxx-judge

@@ -164,6 +164,9 @@ def _implicit_tag(text: str, implicit: tuple[bool, bool]) -> str:
     return tag
 
 
+_TOO_DEEP = f"nesting is too deep: more than {MAX_DEPTH} lists or mappings inside one another"
+
+
 class _Builder:
     """Builds Nodes from the parser's events with an explicit stack (no recursion, so
     nesting cannot overflow the C stack), refusing what the limits forbid as it goes."""
@@ -199,8 +202,7 @@ class _Builder:
             self.add(self.scalar(event))
         elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             if len(self.stack) >= MAX_DEPTH:
-                raise self.fail(f"nesting is too deep: more than {MAX_DEPTH} lists or mappings inside one another",
-                                event.start_mark)
+                raise self.fail(_TOO_DEEP, event.start_mark)
             is_map = isinstance(event, yaml.MappingStartEvent)
             want = _MAP if is_map else _SEQ
             if event.tag is not None and event.tag not in ("!", want):
@@ -305,6 +307,10 @@ def parse(text: str, path: str) -> Node | None:
         mark = exc.problem_mark or exc.context_mark
         where = (mark.line + 1, mark.column + 1) if mark else (None, None)
         problem = exc.problem or exc.context or "malformed YAML"
+        if "nesting" in problem and "depth" in problem:
+            # the parser's own depth limit (libyaml's, from PyYAML 6.0.4) can fire before ours,
+            # when a flow collection opens many levels before its first event: one message
+            raise InputError(_TOO_DEEP, path, *where) from None
         raise InputError(f"not valid YAML: {problem}", path, *where) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {clip(str(exc), 120)}", path) from None

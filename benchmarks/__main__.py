@@ -51,14 +51,19 @@ print({_MARK!r} + json.dumps(figures))
 
 
 def run_alone(name: str) -> dict[str, object]:
-    """One benchmark's figures, from a process of its own (what it prints passes through)."""
-    proc = subprocess.run([sys.executable, "-c", _CHILD, name], cwd=HERE.parent, stdout=subprocess.PIPE, text=True)
+    """One benchmark's figures, from a process of its own; what it prints passes through
+    as it comes, so a long benchmark shows it is moving."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, name], cwd=HERE.parent, stdout=subprocess.PIPE,
+                            text=True, env=env)
     figures: dict[str, object] | None = None
-    for line in proc.stdout.splitlines():
+    assert proc.stdout is not None
+    for line in proc.stdout:
         if line.startswith(_MARK):
             figures = json.loads(line[len(_MARK):])
         else:
-            print(line)
+            print(f"    {line.rstrip()}", flush=True)
+    proc.wait()
     if figures is None:     # a broken benchmark is reported, not hidden (its traceback went to stderr)
         return {f"{name}_error": f"exited with {proc.returncode} and no figures"}
     return figures
@@ -66,10 +71,14 @@ def run_alone(name: str) -> dict[str, object]:
 
 def main() -> int:
     results: dict[str, object] = {}
-    for name in MODULES:
+    for number, name in enumerate(MODULES, 1):
+        print(f"[{number}/{len(MODULES)}] {name}...", flush=True)
         start = time.perf_counter()
-        results.update(run_alone(name))
+        figures = run_alone(name)
+        results.update(figures)
         results[f"{name}_seconds"] = round(time.perf_counter() - start, 2)
+        shown = ", ".join(f"{k} {v}" for k, v in figures.items() if k in TARGETS) or "no target figures"
+        print(f"[{number}/{len(MODULES)}] {name}: {results[f'{name}_seconds']} s ({shown})", flush=True)
     machine = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
     verdicts = {}
     for metric, (target, kind) in TARGETS.items():

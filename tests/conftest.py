@@ -24,6 +24,44 @@ from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+
+# The user's own folders are out of every test's reach, whatever the environment says:
+# before anything runs, HOME, the XDG folders and fluxx-judge's own overrides point into
+# one temporary folder for the whole run (the pytest-xdist workers, started from this
+# process, inherit it; so does every program a test starts). Each test then gets a cache
+# folder of its own (`_private_cache`). The folder goes when the run ends.
+USER_FOLDERS = {"HOME": "home", "XDG_CONFIG_HOME": "home/.config", "XDG_CACHE_HOME": "home/.cache",
+                "XDG_DATA_HOME": "home/.local/share", "XDG_STATE_HOME": "home/.local/state",
+                "XDG_DOCUMENTS_DIR": "home/Documents", "FLUXX_JUDGE_CACHE": "home/.cache/fluxx-judge",
+                "FLUXX_JUDGE_SCENARIOS": "home/Documents/fluxx-judge"}
+_RUN_HOME = "FLUXX_JUDGE_TEST_RUN_HOME"      # set by the controller for its workers
+
+
+def _private_user_folders() -> Path | None:
+    """Point the user's folders at a new temporary folder; return it if this process made it."""
+    import tempfile
+
+    # a pytest-xdist worker, or this module imported a second time (as tests.conftest)
+    ours = os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get(_RUN_HOME + "_PID") == str(os.getpid())
+    inherited = os.environ.get(_RUN_HOME) if ours else None
+    made = None
+    if inherited is None:
+        inherited = made = tempfile.mkdtemp(prefix="fluxx-judge-tests-")
+        os.environ[_RUN_HOME] = made
+        os.environ[_RUN_HOME + "_PID"] = str(os.getpid())
+    for var, sub in USER_FOLDERS.items():
+        os.environ[var] = str(Path(inherited) / sub)
+    (Path(inherited) / "home" / "Documents").mkdir(parents=True, exist_ok=True)
+    return Path(made) if made else None
+
+
+_MADE_RUN_HOME = _private_user_folders()
+
+
+def pytest_unconfigure(config):
+    if _MADE_RUN_HOME is not None and not os.environ.get("PYTEST_XDIST_WORKER"):
+        shutil.rmtree(_MADE_RUN_HOME, ignore_errors=True)
+
 def pytest_terminal_summary(terminalreporter):
     """Figures that tests report with `record_property("figure", ...)` (the relevance
     set's), printed after the run; they travel with the reports from parallel workers."""
@@ -96,9 +134,9 @@ def schema_validator():
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory, monkeypatch):
-    """Tests never touch the user's real cache (the rulings index lives there)."""
-    if "FLUXX_JUDGE_CACHE" not in os.environ:
-        monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(tmp_path_factory.mktemp("cache")))
+    """Each test has a cache and data folder of its own (the rulings index and the
+    imported rulings live there): nothing one test leaves there reaches another."""
+    monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(tmp_path_factory.mktemp("cache")))
 
 
 def made_once(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:

@@ -71,11 +71,15 @@ def rulings(tmp_path_factory):
 def _whoosh_built(rulings):
     lex = lexicon.build_lexicon(rulings, lexicon.catalogue())
     aliases, cat = lex.other_names(), lexicon.catalogue()
-    ix = RamStorage().create_index(index_store.make_schema())
+    # whoosh's own RamStorage keeps the writer's scratch files in one fixed folder
+    # (<tmp>/MAIN.tmp) that two test runs at once would share: the project's private one
+    storage = index_store._RamStorage()
+    ix = storage.create_index(index_store.make_schema())
     writer = ix.writer()
     for r in rulings:
         writer.add_document(**index_store.document(r, aliases, cat))
     writer.commit()
+    storage.drop_scratch()
     return ix
 
 

@@ -27,6 +27,7 @@ from adjudicator.continuations import retiring
 from adjudicator.decisions import GameEnded, NeedDecision, Rejected
 from adjudicator.events import Event
 from adjudicator.log import Entry
+from adjudicator.loops import EffectLoop
 from adjudicator.mechanics.base import (
     ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
 )
@@ -93,6 +94,10 @@ class Core(Answers, Quantities, Responses):
         if memo is None or memo[0] is not st.defs or memo[1] != len(st.defs) or memo[2] != bool(st.eliminated):
             memo = self._systems = (st.defs, len(st.defs), bool(st.eliminated), present(st.defs, st.eliminated))
         return memo[3]
+
+    def effect_loop(self, what: str) -> EffectLoop:
+        """A bound for an effect that repeats a step (`adjudicator.loops`)."""
+        return EffectLoop(self, what)
 
     def atomic(self) -> "_Atomic":
         """Treat everything inside as one atomic event: one checkpoint at the end."""
@@ -170,6 +175,35 @@ class Core(Answers, Quantities, Responses):
         something there (Solo Fluxx turns up a rule): the player whose turn is next,
         or None to go on as usual."""
         return None
+
+    def _event_deal(self) -> None:
+        """The game's set-up (`deal: true`): three cards each, one at a time from the
+        first player; first-round Creepers go on the table and are replaced; then the
+        first turn begins. Run as an event, so a choice it raises waits for its answer."""
+        st = self.state
+        st.phase = "start"            # no turn has begun: nobody owes the Draw rule yet
+        order = self.seat_order(start=st.active_player)
+        for _ in range(3):
+            for p in order:
+                if not st.draw_pile and not self.reshuffle():
+                    break
+                st.move(st.draw_pile[0], st.draw_pile, st.hands[p])
+        self.say(f"The Basic Rules go in the middle, and each player is dealt 3 cards one at a time from "
+                 f"{st.active_player}; there is no Goal yet, so nobody can win until one is played.",
+                 "rule-setup-deal-three", "rule-game-starts-without-goal")
+        if st.solo:
+            self.say("Solo Fluxx: the New Rules form their own Rules deck beside the Basic Rules, everything else is "
+                     "the main deck, and the three cards come from the main deck.", "rule-solo-setup")
+        for p in order:
+            creepers = [c for c in st.hands[p] if st.defs[c].type == CREEPER]
+            if creepers:
+                for c in creepers:
+                    self.place_in_front(p, c, st.hands[p])
+                self.say(f"{p} was dealt {self.names(creepers)}: first-round Creepers go on the table and are "
+                         "replaced.", "rule-first-round-creepers")
+                self.draw(p, len(creepers), why="replacing first-round Creepers")
+        st.turn_number = 0
+        self.start_turn(st.active_player)
 
     def deal_in(self, player: str) -> None:
         self.draw(player, 3, why="a fresh hand")

@@ -349,6 +349,8 @@ class Engine(Core):
 
     def _dispatch(self, ev: Event) -> None:
         st = self.state
+        if ev.verb == "deal":
+            return self._event_deal()
         if ev.verb in ("join", "leave"):
             return self._event_join(ev.answer) if ev.verb == "join" else self._event_leave(ev.answer)
         player = ev.by or st.active_player

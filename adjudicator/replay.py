@@ -18,6 +18,7 @@ from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import Decision
 from adjudicator.engine import Engine, Entry, StepResult, cites_of
 from adjudicator.errors import InputError, ScenarioFault
+from adjudicator.events import Event
 from adjudicator.scenario import Expectation, Scenario, ScenarioEvent, Variation, build_state, load_scenario
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -226,16 +227,29 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
     st.secrets = {c: p for p in st.players for c in st.hands[p] if st.defs[c].type == "secret"}
     for p in st.eliminated:
         st.waiting[p] = []
+    decision = None
     if sc.deal:
-        _deal(engine)
+        # the deal is run like an event: a choice it raises (Death dealt to the first
+        # player) waits for the file's first `choose:` like any other decision
+        result = engine.submit(Event("deal"))
+        decision, st = result.decision, engine.state
+        engine.entries = []          # (a paused deal keeps its own list of lines)
+        _say_copies(engine)
+        _say_declared(engine, sc)
+        entries = list(result.entries) + engine.entries
     else:
         if sc.position.drawn is None:
             st.drawn = engine.draw_total(st.active_player)
         else:
             st.drawn = sc.position.drawn
-    _say_copies(engine)
-    _say_declared(engine, sc)
-    setup = Step(0, "set-up", "setup", list(engine.entries), st.compact(), turn_number=st.turn_number)
+        _say_copies(engine)
+        _say_declared(engine, sc)
+        entries = list(engine.entries)
+    if decision is not None:
+        who = who_decides(engine, decision)
+        if who is not None:
+            entries.append(who)
+    setup = Step(0, "set-up", "setup", entries, st.compact(), decision=decision, turn_number=st.turn_number)
     engine.entries = []
     return engine, setup
 
@@ -255,33 +269,6 @@ def _say_declared(engine: Engine, sc: Scenario) -> None:
     if sc.declared:
         engine.say("Cards this file declares (the catalogue lacks them): "
                    + "; ".join(d.words() for d in sc.declared) + ".")
-
-
-def _deal(engine: Engine) -> None:
-    st = engine.state
-    st.phase = "start"            # no turn has begun: nobody owes the Draw rule yet
-    order = engine.seat_order(start=st.active_player)
-    for _ in range(3):
-        for p in order:
-            if not st.draw_pile and not engine.reshuffle():
-                break
-            st.move(st.draw_pile[0], st.draw_pile, st.hands[p])
-    engine.say(f"The Basic Rules go in the middle, and each player is dealt 3 cards one at a time from {st.active_player}; "
-               "there is no Goal yet, so nobody can win until one is played.",
-               "rule-setup-deal-three", "rule-game-starts-without-goal")
-    if st.solo:
-        engine.say("Solo Fluxx: the New Rules form their own Rules deck beside the Basic Rules, everything else is the "
-                   "main deck, and the three cards come from the main deck.", "rule-solo-setup")
-    for p in order:
-        creepers = [c for c in st.hands[p] if st.defs[c].type == "creeper"]
-        if creepers:
-            for c in creepers:
-                engine.place_in_front(p, c, st.hands[p])
-            engine.say(f"{p} was dealt {engine.names(creepers)}: first-round Creepers go on the table and are replaced.",
-                       "rule-first-round-creepers")
-            engine.draw(p, len(creepers), why="replacing first-round Creepers")
-    st.turn_number = 0
-    engine.start_turn(st.active_player)
 
 
 def _multiset(cards: Iterable[str]) -> Counter[str]:

@@ -51,7 +51,15 @@ def cmd_check(args) -> int:
               f"FAIL {m}: no such file or directory")
     seen_ids: dict[str, str] = {}
     for path in files:
-        verdict = replay_file(path, seed=args.seed)
+        try:
+            verdict = replay_file(path, seed=args.seed)
+        except Exception as exc:        # an engine fault fails this file, never the files after it
+            if os.environ.get(DEBUG_ENV):
+                raise
+            failed += 1
+            text = f"{path}: {internal_error(exc)}"
+            _emit(args, {"id": path, "file": path, "passed": False, "failures": [text]}, f"FAIL {text}")
+            continue
         sid = verdict.scenario.id if verdict.scenario else path
         problems = list(verdict.all_failures)
         if verdict.error:
@@ -309,3 +317,17 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:            # a fault of ours: one line, never a traceback
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"fluxx-judge: {internal_error(exc)}", file=sys.stderr)
+        return 70
+
+
+DEBUG_ENV = "FLUXX_JUDGE_DEBUG"
+
+
+def internal_error(exc: BaseException) -> str:
+    """One line for a fault in fluxx-judge itself (set FLUXX_JUDGE_DEBUG=1 for the traceback)."""
+    return (f"internal error, a bug in fluxx-judge ({type(exc).__name__}: {str(exc)[:300]}); please report it "
+            f"with the file that caused it (set {DEBUG_ENV}=1 to see where it happened)")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.catalogue import Catalogue
     from adjudicator.interactions import InteractionGraph
     from adjudicator.log import Entry
+    from adjudicator.loops import EffectLoop
     from adjudicator.state import State, TempHand
 
 
@@ -69,6 +70,7 @@ class RulesCore(Protocol):
     def end_turn(self, why: str, immediately: bool = False) -> None: ...
     def eliminate(self, player: str, by: str) -> None: ...
     def note_victim(self, player: str, receiver: str) -> None: ...
+    def effect_loop(self, what: str) -> EffectLoop: ...
 
     # -- moving cards -------------------------------------------------------------------
     def draw(self, player: str, n: int, *, into: list[int] | None = None, counted: bool = False,

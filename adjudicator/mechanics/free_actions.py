@@ -93,6 +93,7 @@ class MysteryPlay(Mechanic):
 
     def use(self, e, card, player):
         st = e.state
+        loop = e.effect_loop(f"{player}'s {e.name(card)}")
         while True:
             if not st.draw_pile and not e.reshuffle():
                 e.say("Nothing is left to take from the draw pile.", "no-cards-left-to-draw")
@@ -100,6 +101,8 @@ class MysteryPlay(Mechanic):
             top = st.draw_pile[0]
             if st.defs[top].type != "creeper":
                 break
+            if not loop.again():        # Creepers that leave as they come, round and round
+                return
             e.place_in_front(player, top, st.draw_pile)
             e.say(f"{player} turns up the Creeper {e.name(top)}: it goes in front of them like any Creeper drawn, and "
                   "the next card is taken instead.", "rule-creeper-drawn-auto-play")

@@ -28,6 +28,10 @@ from adjudicator.decisions import GameEnded, NeedDecision, Rejected
 from adjudicator.events import Event
 from adjudicator.log import Entry
 from adjudicator.loops import EffectLoop
+from adjudicator.movement import (
+    DISCARD_PILE, DRAW, EFFECT, FINISH, IN_FLIGHT, META_RULES, RULES, RULES_IN_PLAY, TABLE, TEMP_HAND, Move, Zone, default_top, hand,
+    table, zone_list, zone_of,
+)
 from adjudicator.mechanics.base import (
     ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
 )
@@ -198,7 +202,7 @@ class Core(Answers, Quantities, Responses):
             creepers = [c for c in st.hands[p] if st.defs[c].type == CREEPER]
             if creepers:
                 for c in creepers:
-                    self.place_in_front(p, c, st.hands[p])
+                    self.place_in_front(p, c, hand(p), by=p)
                 self.say(f"{p} was dealt {self.names(creepers)}: first-round Creepers go on the table and are "
                          "replaced.", "rule-first-round-creepers")
                 self.draw(p, len(creepers), why="replacing first-round Creepers")
@@ -208,33 +212,44 @@ class Core(Answers, Quantities, Responses):
     def deal_in(self, player: str) -> None:
         self.draw(player, 3, why="a fresh hand")
 
-    def move_to(self, card: int, to: str) -> str:
-        """Move a Keeper or Creeper in play from its owner's table to `to`'s; returns the
-        old owner. A Creeper moved on its own leaves the Keeper it was attached to; a
+    def move_to(self, card: int, to: str, by: str | None = None) -> Move:
+        """Move a Keeper or Creeper in play from its holder's table to `to`'s (`by`:
+        the player making it happen); returns the move made, whose `src.player` is the
+        old holder. A Creeper moved on its own leaves the Keeper it was attached to; a
         moved Keeper's attached Creepers follow it at the next checkpoint."""
-        st = self.state
-        owner = st.holder_of(card)
+        owner = self.state.holder_of(card)
         self.detach(card)
-        st.move(card, st.keepers[owner], st.keepers[to])
-        return owner
+        return self.transfer(card, table(to), by=by, src=table(owner))
 
-    def steal(self, card: int, thief: str) -> str:
+    def steal(self, card: int, thief: str) -> Move:
         """`thief` takes a card from another player's table; the action doing it is
-        marked as a steal, which It's A Trap! may answer. Returns the old owner."""
+        marked as a steal, which It's A Trap! may answer. Returns the move made."""
         owner = self.state.holder_of(card)
         self.note_victim(owner, thief)
-        return self.move_to(card, thief)
+        return self.move_to(card, thief, by=thief)
+
+    def pass_zones(self, passes: list[tuple[Zone, Zone]]) -> None:
+        """Whole zones change places at once (Trade Hands, Rotate Hands): each pair is
+        a zone and the zone that receives its cards (`State.pass_zones`). No card
+        replaces a whole hand passing on."""
+        st = self.state
+        st.pass_zones([(zone_list(st, a), zone_list(st, b)) for a, b in passes])
+
+    def shuffle(self, zone: Zone) -> None:
+        """Shuffle a pile with the table's generator."""
+        self.state.shuffle_zone(zone_list(self.state, zone))
 
     def detach(self, creeper: int) -> None:
         """A Creeper moved on its own leaves the Keeper it was attached to."""
         self.state.detach(creeper)
 
-    def place_in_front(self, player: str, card: int, src: list[int]) -> None:
-        """Put a Keeper or Creeper from the zone `src` in front of `player` and let it
-        settle (attach...)."""
-        st = self.state
-        st.move(card, src, st.keepers[player])
-        st.defs[card].impl.on_placed(self, card, player)
+    def place_in_front(self, player: str, card: int, src: Zone | None = None, by: str | None = None) -> Move:
+        """Put a Keeper or Creeper (from `src`, found when not given) in front of
+        `player` and let it settle (its `on_placed`); returns the move made."""
+        move = self.transfer(card, table(player), by=by, src=src)
+        if move.dst.kind == TABLE and move.dst.player is not None:
+            self.state.defs[move.card].impl.on_placed(self, move.card, move.dst.player)
+        return move
 
     def comply_with_limits(self, player: str, when_played: bool = False) -> None:
         st = self.state
@@ -384,7 +399,7 @@ class Core(Answers, Quantities, Responses):
                 break
             c = st.draw_pile[0]
             if st.defs[c].type == CREEPER:
-                self.place_in_front(player, c, st.draw_pile)
+                self.place_in_front(player, c, DRAW, by=player)
                 creepers.append(c)
                 continue
             st.move(c, st.draw_pile, st.hands[player] if into is None else into)
@@ -403,25 +418,74 @@ class Core(Answers, Quantities, Responses):
             self.checkpoint()
         return got
 
-    def take_from_play(self, card: int, by: str | None = None) -> str | None:
-        """Lift a card off the table (a Keeper, Creeper, rule or Goal) into the zone of
-        cards being resolved; returns the owner of a Keeper/Creeper. A rule that leaves
-        play stops applying at once. The caller then puts the card where it goes."""
+    # -- moving cards: every move a rule makes goes through the cards' replacement
+    # effects first (adjudicator.movement) -------------------------------------
+    def transfer(self, card: int, dst: Zone, *, by: str | None = None, cause: str = EFFECT, src: Zone | None = None,
+                 top: bool | None = None) -> Move:
+        """Move `card` (from `src`, found when not given) to `dst` for the rules, as
+        the cards in force let it happen (`replaced`); returns the move made."""
         st = self.state
-        for p in st.players:
-            if card in st.keepers[p]:
-                st.move(card, st.keepers[p], st.resolving)
-                return p
-        if card in st.goals:
-            st.move(card, st.goals, st.resolving)
+        move = Move(card, src if src is not None else zone_of(st, card), dst, by, cause,
+                    default_top(dst) if top is None else top)
+        move = self.replaced(move)
+        if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
+            self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
-            self.remove_rule(card, by=by or st.active_player, to=st.resolving)
+            st.move(move.card, zone_list(st, move.src), zone_list(st, move.dst), move.top)
+        return move
+
+    def replaced(self, move: Move) -> Move:
+        """`move` as it happens once every card in force has had its say: each card
+        whose mechanic answers `replace_move` (rules, then cards in front of players,
+        then the moving card itself wherever it is, then the game's variant) may
+        replace it, once per move; a replaced move is shown to the others again."""
+        st = self.state
+        defs = st.defs
+        rules, front = self.answering("replace_move"), self.answering_in_front("replace_move")
+        own = "replace_move" in defs[move.card].impl.overridden
+        if not rules and not front and not own and not self._variant_replaces:
+            return move
+        asked: list[tuple[int, str | None]] = [(r, None) for r in rules] + [(k, p) for p, k in front]
+        used: set[int] = set()
+        while True:
+            candidates = asked + ([(move.card, st.owner_of_keeper(move.card))]
+                                  if "replace_move" in defs[move.card].impl.overridden else [])
+            for card, holder in candidates:
+                if card in used:
+                    continue
+                other = defs[card].impl.replace_move(self, card, holder, move)
+                if other is not None and other != move:
+                    used.add(card)
+                    move = other
+                    break
+            else:
+                if self._variant_replaces and -1 not in used:
+                    other = self._replace_move(move)
+                    if other is not None and other != move:
+                        used.add(-1)
+                        move = other
+                        continue
+                return move
+
+    # (whether the variant of the game answers `_replace_move`)
+    _variant_replaces = False
+
+    def _replace_move(self, move: Move) -> Move | None:
+        """A variant's own replacement of a move (Solo Fluxx's Rules discard pile)."""
         return None
 
-    def discard_from_play(self, card: int, by: str) -> None:
-        with self.atomic():
-            self.take_from_play(card, by)
-            self.state.to_discard(card, self.state.resolving)
+    def discard(self, card: int, by: str | None = None, *, cause: str = EFFECT, src: Zone | None = None) -> Move:
+        """Put `card` on the discard pile from wherever it is (a hand, a table, the
+        rules, the Goals, a pile, the cards being resolved), unless a card in force
+        sends it elsewhere; returns the move made. A New Rule that leaves play stops
+        applying at once, and the Goals are trimmed if it held a Goal slot open."""
+        return self.transfer(card, DISCARD_PILE, by=by, cause=cause, src=src)
+
+    def take_into_hand(self, card: int, player: str, by: str | None = None, *, cause: str = EFFECT,
+                       src: Zone | None = None) -> Move:
+        """`player` takes `card` into their hand from wherever it is (off a table: a
+        taking), unless a card in force sends it elsewhere."""
+        return self.transfer(card, hand(player), by=by, cause=cause, src=src)
 
     def remove_rule(self, card: int, by: str, to: list[int] | None = None) -> None:
         """Take a New Rule out of play to the top of the discard pile (or to the end of
@@ -430,11 +494,28 @@ class Core(Answers, Quantities, Responses):
         slot open."""
         st = self.state
         if to is None:
-            st.to_discard(card, st.rules)
+            move = self.replaced(Move(card, RULES_IN_PLAY, DISCARD_PILE, by, EFFECT, True))
+            self._rule_leaves(card, by, lift=False, to=move)
         else:
             st.move(card, st.rules, to)
+            st.defs[card].impl.on_leave(self, card, by)
+            self.trim_goals(by)
+
+    def _rule_leaves(self, card: int, by: str, lift: bool, to: Move) -> None:
+        """A rule leaves play for where the move `to` takes it: lifted first (it stops
+        applying, and the Goals are trimmed, before it lands), or straight there (the
+        Goals trimmed after)."""
+        st = self.state
+        src = zone_list(st, Zone(to.src.kind))
+        if lift:
+            st.move(card, src, st.resolving)
+            src = st.resolving
+        else:
+            st.move(card, src, zone_list(st, to.dst), to.top)
         st.defs[card].impl.on_leave(self, card, by)
         self.trim_goals(by)
+        if lift:
+            st.move(card, src, zone_list(st, to.dst), to.top)
 
     def discard_rules(self, rules: list[int], by: str) -> None:
         """Discard several New Rules as one atomic event."""
@@ -524,7 +605,7 @@ class Core(Answers, Quantities, Responses):
                 return c
         return None
 
-    def play_card(self, player: str, card: int, src: list[int], *, counted: bool, how: str = "",
+    def play_card(self, player: str, card: int, src: Zone, *, counted: bool, how: str = "",
                   before: State | None = None) -> None:
         """Put `card` from the zone `src` (a hand, a pile...) into play for `player` and
         resolve it. It opens a response window holding `before`, the table just before
@@ -539,7 +620,7 @@ class Core(Answers, Quantities, Responses):
             else:
                 st.played += 1
         self.say(f"{player} plays {d.name}{how}.", *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
-        st.move(card, src, st.resolving)      # in flight until placed or resolved
+        self.transfer(card, IN_FLIGHT, by=player, src=src)      # in flight until placed or resolved
         self.open_window("play", card, player, before if before is not None else st.snapshot(), counted, in_temp)
         # the card has left where it was before any of its effect: a win that its leaving
         # makes (10 Cards in Hand) happens now, before a trade or a steal it would cause
@@ -551,7 +632,7 @@ class Core(Answers, Quantities, Responses):
                          f"{d.name} is never carried out.", "played-card-leaves-hand-first")
             raise
         if d.type in (KEEPER, CREEPER):
-            self.place_in_front(player, card, st.resolving)
+            self.place_in_front(player, card, IN_FLIGHT, by=player)
             self.say(f"{d.name} goes face up in front of {player}.", "rule-keeper-placement")
             limit = self.keeper_limit(player)
             if player == st.active_player and (limit is None or self.keeper_count(player) > limit):
@@ -578,18 +659,20 @@ class Core(Answers, Quantities, Responses):
                          "uses its in-turn side.", "rule-surprise-two-functions",
                          *(() if counted else ("mystery-play-surprise-too-late",)))
             d.impl.play(self, card, player)
-            self.finish_action(card)
+            self.finish_action(card, player)
             self.checkpoint()
         else:
-            st.move(card, st.resolving, src)
+            st.move(card, st.resolving, zone_list(st, src))
             raise Rejected(f"{d.name} is a {d.type.replace('_', ' ')} and cannot be played from a hand")
 
-    def finish_action(self, card: int) -> None:
-        """An Action is done (unless a temporary hand it opened is still in use): discard it."""
+    def finish_action(self, card: int, by: str | None = None) -> None:
+        """An Action `by` played is done (unless a temporary hand it opened is still in
+        use): it goes to the discard pile, unless a card in force sends it elsewhere."""
         st = self.state
         if card in st.resolving and not any(t.source == card for t in st.temp_hands):
-            st.to_discard(card, st.resolving)
-            self.say(f"{self.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
+            move = self.transfer(card, DISCARD_PILE, by=by, cause=FINISH, src=IN_FLIGHT)
+            if move.discards:
+                self.say(f"{self.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
 
     def open_temp_hand(self, player: str, source: int, draw_param: str = "draw", play_param: str = "play") -> TempHand:
         """Set `player`'s hand aside and draw the number `source` prints under
@@ -657,7 +740,7 @@ class Core(Answers, Quantities, Responses):
                 self.say(f"{self.name(frame.source)} is done: the unplayed {self.names(left)} are discarded.",
                          "rule-nested-action-example")
         if frame.source in st.resolving:
-            self.finish_action(frame.source)
+            self.finish_action(frame.source, frame.owner)
 
     def _random_first_play(self, ev: Event) -> bool:
         return ev.verb == "random" and self.pending is None and self.first_play_is_random()
@@ -771,14 +854,14 @@ class Core(Answers, Quantities, Responses):
         if st.temp_hands:
             frame = st.temp_hands[-1]
             card = next(c for c in frame.cards if st.defs[c].key == d.key)
-            src = frame.cards
+            src = Zone(TEMP_HAND, player, len(st.temp_hands) - 1)
             random_play = False
         else:
             found = self.find_in_hand(player, d.key)
             assert found is not None            # (checked above)
             card = found
             random_play = self.first_play_is_random()
-            src = st.hands[player]
+            src = hand(player)
         if random_play:
             self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
                      f"it is {d.name}.")

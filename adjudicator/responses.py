@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
+from adjudicator.movement import CANCEL, IN_FLIGHT, Move, Zone, zone_list, zone_of
 from adjudicator.state import State, Window
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,7 +59,8 @@ class Responses:
         def say(self, text: str, *cites: str) -> None: ...
         def name(self, card: int) -> str: ...
         def checkpoint(self) -> None: ...
-        def finish_action(self, card: int) -> None: ...
+        def finish_action(self, card: int, by: str | None = None) -> None: ...
+        def discard(self, card: int, by: str | None = None, *, cause: str = ..., src: Zone | None = None) -> Move: ...
         def close_finished_temp_hands(self) -> None: ...
 
     # -- opening windows -----------------------------------------------------
@@ -214,7 +216,7 @@ class Responses:
         self.state = st = restored
         d = st.defs[card]
         victim = st.defs[target.card]
-        st.to_discard(card, _zone_of(st, card))
+        self.discard(card, player, cause=CANCEL, src=zone_of(st, card))
         if target.kind != "use":             # a free action's card stays where it is; a card is lifted on its way
             _lift(st, target.card)
         if target.counted:
@@ -232,7 +234,7 @@ class Responses:
         self.say(f"{player} plays {d.name} against {target.by}'s {victim.name} ({reason}): the {what} is canceled as "
                  "though it had never been played.", *cites)
         if counter:
-            st.to_discard(target.card, st.resolving)
+            self.discard(target.card, player, cause=CANCEL, src=IN_FLIGHT)
             self.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
                      "beneath it.", "surprise-chain-parity")
         else:
@@ -280,7 +282,7 @@ class Responses:
                     st.defs[c].impl.after_inner_cancel(self.engine, c, target.by)
                 self.finish_action(c)
             else:
-                st.to_discard(c, st.resolving)
+                self.discard(c, target.by, cause=CANCEL, src=IN_FLIGHT)
                 self.say(f"{self.name(c)}, which was on its way when {self.name(target.card)} was canceled, goes to the "
                          "discard pile.", "conserve-cards-on-cancel")
         for w in uses:        # a free action that played the card (Play All +1) finishes too
@@ -296,7 +298,7 @@ class Responses:
         in the discard pile too."""
         snap = waiting.snapshot.clone()
         for c in discarded:
-            snap.to_discard(c, _zone_of(snap, c))
+            snap.to_discard(c, zone_list(snap, zone_of(snap, c)))
         self._resumed = replace(waiting, snapshot=snap, answers=list(waiting.answers))
         what = waiting.event.describe()
         assert waiting.decision is not None     # it was waiting on this decision
@@ -304,20 +306,9 @@ class Responses:
                  f"goes on from where it stood: {waiting.decision.describe()}.", "surprise-chain-parity")
 
 
-def _zone_of(st: State, card: int) -> list[int]:
-    """The zone holding `card`, wherever it is."""
-    for zone in st.all_zones().values():
-        if card in zone:
-            return zone
-    for t in st.temp_hands:
-        if card in t.cards:
-            return t.cards
-    raise st.misplaced(card)
-
-
 def _lift(st: State, card: int) -> None:
     """Lift a card out of whatever zone holds it into the zone of cards on their way
     somewhere (the caller then puts it where it goes)."""
-    zone = _zone_of(st, card)
+    zone = zone_list(st, zone_of(st, card))
     if zone is not st.resolving:
         st.move(card, zone, st.resolving)

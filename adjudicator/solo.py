@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from adjudicator.decisions import GameEnded
 from adjudicator.engine import Engine
+from adjudicator.movement import GOALS_IN_PLAY, IN_FLIGHT, RULE, RULES_PILE, SCORED, TURN, Zone, table
 
 
 class SoloFluxx(Engine):
@@ -57,7 +58,7 @@ class SoloFluxx(Engine):
         if not st.rules_pile:
             self.end_solo("the Rules deck has run out")
         rule = st.rules_pile[0]
-        st.move(rule, st.rules_pile, st.resolving)
+        self.transfer(rule, IN_FLIGHT, src=Zone(RULES_PILE), cause=TURN)
         self.say(f"Between turns, {self.name(rule)} is turned up from the Rules deck and goes straight into play.",
                  "rule-solo-turn-alternation")
         self.place_rule(rule, player)
@@ -78,10 +79,10 @@ class SoloFluxx(Engine):
                 if g not in st.goals:
                     continue
                 used = st.defs[g].impl.required_cards(self, g, player)
-                st.move(g, st.goals, st.scored, top=True)
+                self.transfer(g, Zone(SCORED), by=player, src=GOALS_IN_PLAY, cause=RULE)
                 for k in used:
                     st.detach(k)
-                    st.to_discard(k, st.keepers[player])
+                    self.discard(k, player, src=table(player), cause=RULE)
                 self.say(f"{player} meets {self.name(g)}: it moves to the Scored Goals pile ({len(st.scored)} so far) and "
                          f"the cards it needed are discarded ({self.names(used)}).", "rule-solo-goal-scoring")
 

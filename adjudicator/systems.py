@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar, Sequence
 
 from adjudicator.decisions import GameEnded, Rejected
 from adjudicator.mechanics.base import CREEPER, DANGER, KEEPER, SECRET, UNKNOWN
+from adjudicator.movement import hand, table
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.catalogue import CardDef
@@ -118,11 +119,13 @@ class KnockOuts(System):
         if player in st.eliminated:
             return
         final = core.with_effect("no_rejoining")
-        hand = list(st.hands[player])
+        held = list(st.hands[player])
         keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
-        st.move_run(hand, st.hands[player], st.discard, top=True)
-        st.move_run(keepers, st.keepers[player], st.discard, top=True)
-        gone = hand + keepers
+        for c in held:
+            core.discard(c, by, src=hand(player))
+        for c in keepers:
+            core.discard(c, by, src=table(player))
+        gone = held + keepers
         for c in gone:
             st.detach(c)
         core.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} cards).",
@@ -205,18 +208,17 @@ def follow_attachments(core: Core) -> None:
         if holder is None:                    # the Creeper itself has left play
             st.detach(creeper)
             if owner is not None and creeper in st.discard:
-                core.take_from_play(keeper, owner)
-                st.to_discard(keeper, st.resolving)
+                core.discard(keeper, src=table(owner))
                 core.say(f"{core.name(creeper)} was discarded while attached to {core.name(keeper)}, and nothing "
                          "detached it first, so the Keeper goes with it.", "attached-pair-discarded-together")
             continue
         if owner is None:
             st.detach(creeper)
-            st.to_discard(creeper, st.keepers[holder])
+            core.discard(creeper, src=table(holder))
             core.say(f"{core.name(keeper)} left play, so the {core.name(creeper)} attached to it is discarded too.",
                      "attached-pair-discarded-together")
         elif owner != holder:
-            st.move(creeper, st.keepers[holder], st.keepers[owner])
+            core.transfer(creeper, table(owner), src=table(holder))
             core.say(f"{core.name(creeper)} stays attached to {core.name(keeper)} and moves with it to {owner}.",
                      "attached-pair-discarded-together")
     defs = st.defs

@@ -218,3 +218,42 @@ def test_a_borrowed_card_is_back_where_it_was_after_the_what_if():
         assert card in st.keepers[b] and card in st.hands[a]
     assert card not in st.keepers[b] and card in st.hands[a]
     assert len(st.every_card()) == len(set(st.every_card()))
+
+
+# -- mechanics, systems and Solo move cards only through the typed moves --------------
+# (adjudicator.movement: each is shown to the cards in force, which may replace it)
+PRIMITIVES = frozenset({"move", "to_discard", "move_run", "pass_zones", "shuffle_zone", "relabel"})
+CORE_NAMES = frozenset({"e", "core", "self"})
+TYPED_MOVE_USERS = [*sorted((ROOT / "adjudicator" / "mechanics").glob("*.py")),
+                    ROOT / "adjudicator" / "systems.py", ROOT / "adjudicator" / "solo.py"]
+
+
+def primitive_calls(source: str) -> list[tuple[int, str]]:
+    """(line, call) for every call of a State primitive that moves cards, other than
+    the rules core's own typed verb of the same name (`e.pass_zones`)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PRIMITIVES:
+            receiver = node.func.value
+            if isinstance(receiver, ast.Name) and receiver.id in CORE_NAMES and node.func.attr == "pass_zones":
+                continue
+            found.append((node.lineno, ast.unparse(node)[:80]))
+    return found
+
+
+def test_mechanics_systems_and_solo_move_cards_only_through_the_typed_moves():
+    stray = [f"{path.relative_to(ROOT)}:{line}: {call}" for path in TYPED_MOVE_USERS
+             for line, call in primitive_calls(path.read_text(encoding="utf-8"))]
+    assert not stray, ("a card moved past the replacement effects: use the rules core's moves (transfer, discard, "
+                       "take_into_hand, place_in_front, move_to, steal, pass_zones...):\n" + "\n".join(stray))
+
+
+@pytest.mark.parametrize("source, found", [
+    ("st.move(c, st.hands[p], st.discard)", 1), ("e.state.to_discard(c, st.keepers[p])", 1),
+    ("st.move_run(cards, a, b)", 1), ("st.pass_zones(pairs)", 1), ("st.shuffle_zone(st.draw_pile)", 1),
+    ("e.pass_zones(pairs)", 0), ("e.transfer(c, DRAW)", 0), ("e.discard(c, p)", 0),
+])
+def test_the_typed_move_check_sees_primitive_calls(source, found):
+    assert len(primitive_calls(source)) == found

@@ -7,6 +7,7 @@ import math
 
 from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, KEEPER, RULE, SURPRISE, Mechanic, Param, register
+from adjudicator.movement import DISCARD_PILE, DRAW, IN_FLIGHT, hand, table
 
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
 
@@ -36,10 +37,14 @@ class Trash(Mechanic):
             return _nothing(e, card, "no such card in play")
         target = e.choose("card", player, f"{player} picks the card {e.name(card)} discards", targets)
         owner = st.owner_of_keeper(target)
-        e.discard_from_play(target, by=player)
-        cites = ("trash-own-keeper",) if owner == player else ()
-        e.say(f"{e.name(target)} is discarded" + (f" from in front of {owner}." if owner else " from the rules in play."),
-              *cites, *(("limit-removed-before-turn-end",) if st.defs[target].impl.slot in ("hand_limit", "keeper_limit") else ()))
+        with e.atomic():
+            move = e.discard(target, by=player)
+        if move.discards:       # (a card in force may have sent it elsewhere, and said so)
+            gone = move.card
+            cites = ("trash-own-keeper",) if owner == player else ()
+            e.say(f"{e.name(gone)} is discarded" + (f" from in front of {owner}." if owner else " from the rules in play."),
+                  *cites, *(("limit-removed-before-turn-end",) if st.defs[gone].impl.slot in ("hand_limit", "keeper_limit")
+                            else ()))
 
 
 @register
@@ -56,8 +61,8 @@ class Steal(Mechanic):
         if not targets:
             return _nothing(e, card, "nobody else has one")
         target = e.choose("card", player, f"{player} picks what to steal", targets)
-        owner = e.steal(target, player)
-        e.say(f"{player} takes {e.name(target)} from {owner}: taking another player's Keeper needs a card that "
+        move = e.steal(target, player)
+        e.say(f"{player} takes {e.name(move.card)} from {move.src.player}: taking another player's Keeper needs a card that "
               "allows it, and this one does.", "grab-keeper-cheating")
         e.checkpoint()
 
@@ -78,7 +83,7 @@ class RotateHands(Mechanic):
                       list(dict.fromkeys([left, right])))
         step = 1 if to == left else -1
         with e.atomic():
-            st.pass_zones([(st.hands[p], st.hands[order[(i + step) % len(order)]]) for i, p in enumerate(order)])
+            e.pass_zones([(hand(p), hand(order[(i + step) % len(order)])) for i, p in enumerate(order)])
             e.say(f"Every hand passes one seat on, {player}'s to {to}.")
 
 
@@ -114,7 +119,7 @@ class RandomTax(Mechanic):
                 if not st.hands[p]:
                     break
                 c = e.chance(p, f"a random card from {p}'s hand for {player}", list(st.hands[p]))
-                st.move(c, st.hands[p], st.hands[player])
+                e.take_into_hand(c, player, by=player, src=hand(p))
                 e.say(f"{player} takes a random card from {p}: {e.name(c)}.")
         e.checkpoint()
 
@@ -135,7 +140,8 @@ class Showdown(Mechanic):
         loser = rival if winner == player else player
         with e.atomic():
             taken = list(st.hands[loser])
-            st.move_run(taken, st.hands[loser], st.hands[winner])
+            for c in taken:
+                e.take_into_hand(c, winner, by=winner, src=hand(loser))
         e.say(f"{winner} wins the showdown and takes {loser}'s hand ({len(taken)} cards).")
 
 
@@ -153,12 +159,12 @@ class UseWhatYouTake(Mechanic):
         victim = e.choose("player", player, f"{player} picks whose hand to take a card from", others)
         taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
         if st.defs[taken].type == "unknown":
-            st.move(taken, st.hands[victim], st.hands[player])
+            e.take_into_hand(taken, player, by=player, src=hand(victim))
             e.say(f"{player} takes an unknown card from {victim}; nobody can say what it is, so it cannot be "
                   "played: it stays in their hand. Name it in the scenario to judge the rest.")
             return
         e.say(f"{player} takes {e.name(taken)} from {victim} and must play it at once.", "use-what-you-take-keeper")
-        e.play_card(player, taken, st.hands[victim], counted=False, how=f" (taken from {victim})")
+        e.play_card(player, taken, hand(victim), counted=False, how=f" (taken from {victim})")
 
 
 @register
@@ -175,14 +181,14 @@ class Zap(Mechanic):
         target = e.choose("card", player, f"{player} picks a card in play to take", targets)
         with e.atomic():
             e.detach(target)
-            owner = e.take_from_play(target, player)
+            owner = st.owner_of_keeper(target)
             if st.defs[target].type == CREEPER:
-                st.move(target, st.resolving, st.keepers[player])
-                e.say(f"{player} takes {e.name(target)}: a Creeper cannot be held, so it goes in front of them.",
+                move = e.transfer(target, table(player), by=player)
+                e.say(f"{player} takes {e.name(move.card)}: a Creeper cannot be held, so it goes in front of them.",
                       "rule-creeper-drawn-auto-play")
             else:
-                st.move(target, st.resolving, st.hands[player])
-                e.say(f"{player} takes {e.name(target)} into their hand" + (f" from {owner}." if owner else "; it is no longer in play."),
+                move = e.take_into_hand(target, player, by=player)
+                e.say(f"{player} takes {e.name(move.card)} into their hand" + (f" from {owner}." if owner else "; it is no longer in play."),
                       "rule-in-play-definition")
 
 
@@ -194,10 +200,11 @@ class DiscardAndDraw(Mechanic):
 
     def play(self, e, card, player):
         st = e.state
-        hand = list(st.hands[player])
-        st.move_run(hand, st.hands[player], st.discard, top=True)
-        e.say(f"{player} discards their hand ({len(hand)} cards).")
-        e.draw(player, len(hand), why=e.name(card))
+        cards = list(st.hands[player])
+        for c in cards:
+            e.discard(c, player, src=hand(player))
+        e.say(f"{player} discards their hand ({len(cards)} cards).")
+        e.draw(player, len(cards), why=e.name(card))
         e.checkpoint()
 
 
@@ -240,8 +247,9 @@ class EmptyTheTrash(Mechanic):
     def play(self, e, card, player):
         st = e.state
         # the discard pile goes on top of the draw pile as it lies, then the whole is shuffled
-        st.move_run(st.discard[::-1], st.discard, st.draw_pile, top=True)
-        st.shuffle_zone(st.draw_pile)
+        for c in st.discard[::-1]:
+            e.transfer(c, DRAW, by=player, src=DISCARD_PILE, top=True)
+        e.shuffle(DRAW)
         e.say(f"The discard pile is shuffled into the draw pile ({len(st.draw_pile)} cards now).")
 
 
@@ -274,7 +282,8 @@ class EverybodyGets(Mechanic):
                                     forbidden=True)
         with e.atomic():
             for p, cards in deal.items():
-                st.move_run(cards, st.resolving, st.hands[p])
+                for c in cards:
+                    e.take_into_hand(c, p, by=player, src=IN_FLIGHT)
                 e.say(f"{p} gets {len(cards)} card(s).")
         if len(set(order)) > 1:
             e.effect_shown()       # the players have seen what they were dealt: a Surprise now is too late
@@ -295,9 +304,11 @@ class ExchangeKeepers(Mechanic):
         take = e.choose("card", player, f"{player} picks the Keeper to take", theirs)
         give = e.choose("card", player, f"{player} picks the Keeper to give", mine)
         with e.atomic():
-            owner = e.move_to(take, player)
-            e.move_to(give, owner)
-        e.say(f"{player} swaps {e.name(give)} for {owner}'s {e.name(take)}.")
+            took = e.move_to(take, player, by=player)
+            owner = took.src.player
+            assert owner is not None
+            gave = e.move_to(give, owner, by=player)
+        e.say(f"{player} swaps {e.name(gave.card)} for {owner}'s {e.name(took.card)}.")
 
 
 @register
@@ -325,7 +336,7 @@ class PlayFromDiscard(Mechanic):
         if not options:
             return _nothing(e, card, "no such card in the discard pile")
         pick = e.choose("card", player, f"{player} picks a card from the discard pile to play", options)
-        e.play_card(player, pick, st.discard, counted=False, how=" from the discard pile")
+        e.play_card(player, pick, DISCARD_PILE, counted=False, how=" from the discard pile")
 
 
 @register
@@ -377,7 +388,7 @@ class TradeHands(Mechanic):
             return _nothing(e, card, "nobody to trade with")
         other = e.choose("player", player, f"{player} picks who to trade hands with", others)
         with e.atomic():
-            st.pass_zones([(st.hands[player], st.hands[other]), (st.hands[other], st.hands[player])])
+            e.pass_zones([(hand(player), hand(other)), (hand(other), hand(player))])
         cites = ("trade-hands-empty-opponents", "rule-played-card-must-be-followed") if not st.hands[player] else ()
         e.say(f"{player} and {other} swap hands ({player} now holds {len(st.hands[player])}, {other} {len(st.hands[other])}).", *cites)
 
@@ -398,7 +409,7 @@ class ShareTheWealth(Mechanic):
         counts = {p: len(pool) // len(order) + (1 if i < len(pool) % len(order) else 0) for i, p in enumerate(order)}
         with e.atomic():
             for k in pool:
-                st.move(k, st.keepers[st.holder_of(k)], st.resolving)
+                e.transfer(k, IN_FLIGHT, by=player, src=table(st.holder_of(k)))
             if e.next_answer_is_mapping():
                 # the table says where each Keeper ended up (a `deal` answer), checked against the dealing order
                 deal = e.choose("deal", player, f"the shuffled Keepers dealt one at a time from {player}: " +
@@ -409,14 +420,15 @@ class ShareTheWealth(Mechanic):
                     raise BadAnswer(f"{e.name(card)} deals one card at a time starting with {player}, so "
                                     + "; ".join(wrong), forbidden=True)
                 for p in order:
-                    st.move_run(deal.get(p, []), st.resolving, st.keepers[p])
+                    for c in deal.get(p, []):
+                        e.transfer(c, table(p), by=player, src=IN_FLIGHT)
             else:
                 i = 0
                 while pool:
                     to = order[i % len(order)]
                     c = e.chance(player, f"the next shuffled Keeper, dealt to {to}", list(pool))
                     pool.remove(c)
-                    st.move(c, st.resolving, st.keepers[to])
+                    e.transfer(c, table(to), by=player, src=IN_FLIGHT)
                     i += 1
         e.say(f"Every Keeper is gathered, shuffled and dealt out again one at a time, starting with {player}: " +
               ", ".join(f"{p} gets {n}" for p, n in counts.items()) + ".")
@@ -452,8 +464,7 @@ class DiscardAllOfType(Mechanic):
             return _nothing(e, card, "none in play")
         with e.atomic():
             for c in gone:
-                e.take_from_play(c, player)
-                st.to_discard(c, st.resolving)
+                e.discard(c, player)
         e.say(f"Discarded: {e.names(gone)}.")
 
 
@@ -476,6 +487,6 @@ class MoveCreeper(Mechanic):
         owner = st.owner_of_keeper(c)
         to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])
         e.detach(c)
-        e.place_in_front(to, c, st.keepers[owner])
+        e.place_in_front(to, c, table(owner), by=player)
         e.say(f"{e.name(c)} moves from {owner} to {to}.")
         e.checkpoint()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.catalogue import CardDef
     from adjudicator.mechanics.api import RulesCore
+    from adjudicator.movement import Move
 
 # card types
 KEEPER, GOAL, RULE, ACTION, CREEPER, SURPRISE = "keeper", "goal", "rule", "action", "creeper", "surprise"
@@ -220,6 +221,14 @@ class Mechanic:
     def on_goal_change(self, e: "RulesCore", card: int, owner: str) -> None:
         """A card in front of `owner` reacts to the Goal changing (Radioactive Potato)."""
 
+    # -- replacement effects -------------------------------------------------
+    def replace_move(self, e: "RulesCore", card: int, holder: str | None, move: "Move") -> "Move | None":
+        """A card's "instead": asked before any card moves for the rules (the rules in
+        force, the cards in front of players with `holder`, and the moving card itself,
+        see `adjudicator.movement`). Return the move as it happens instead (and say
+        why), or None to let it happen. Each card replaces a move at most once."""
+        return None
+
 
 REGISTRY: dict[str, Mechanic] = {}
 # The static effects a card may impose while it is in force (a rule in play, or a
@@ -239,7 +248,7 @@ EFFECTS = {
 # the per-table questions worth skipping for mechanics that leave them at the default
 HOOKS = ("draw_base", "play_quota", "hand_limit", "keeper_limit", "agenda", "draw_bonus", "limit_bonus", "play_bonus",
          "turn_duty", "start_of_turn", "winners", "filter_winners", "claims", "why_nobody_wins", "blocks_win",
-         "blocks_everyone", "lifts_block", "numeral", "power_active", "on_checkpoint", "on_goal_change")
+         "blocks_everyone", "lifts_block", "numeral", "power_active", "on_checkpoint", "on_goal_change", "replace_move")
 
 
 def register(cls: type[Mechanic]) -> type[Mechanic]:

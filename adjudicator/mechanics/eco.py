@@ -10,6 +10,7 @@ text; the readings below follow the public implementation summarised in
 from __future__ import annotations
 
 from adjudicator.mechanics.base import ACTION, CREEPER, GOAL, KEEPER, RULE, Mechanic, Param, register
+from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, IN_FLIGHT, OUT_OF_GAME, hand
 
 _ACTIONS = frozenset({ACTION})
 _RULES = frozenset({RULE})
@@ -170,11 +171,11 @@ class Composting(Mechanic):
         while got < n and st.discard:
             c = st.discard[-1]
             if st.defs[c].type == CREEPER:
-                e.place_in_front(player, c, st.discard)
+                e.place_in_front(player, c, DISCARD_PILE, by=player)
                 e.say(f"{player} takes the Creeper {e.name(c)} from the bottom of the discard pile: it goes in front "
                       "of them and does not count as a card drawn.", "rule-creeper-drawn-auto-play")
                 continue
-            st.move(c, st.discard, st.hands[player])
+            e.take_into_hand(c, player, by=player, src=DISCARD_PILE)
             got += 1
         st.drawn += got
         if got:
@@ -202,10 +203,10 @@ class Extinction(Mechanic):
             return _nothing(e, card, "no living Keeper in play")
         target = e.choose("card", player, f"{player} picks the living Keeper that goes extinct", targets)
         with e.atomic():
-            owner = e.take_from_play(target, player)
-            st.move(target, st.resolving, st.removed)
-            st.move(card, st.resolving, st.removed)
-        e.say(f"{e.name(target)} goes extinct: it leaves the game from in front of {owner}, and {e.name(card)} leaves "
+            move = e.transfer(target, OUT_OF_GAME, by=player)
+            e.transfer(card, OUT_OF_GAME, by=player, src=IN_FLIGHT, cause=FINISH)
+        e.say(f"{e.name(move.card)} goes extinct: it leaves the game from in front of {move.src.player}, and "
+              f"{e.name(card)} leaves "
               "the game with it. Neither goes to the discard pile, so no reshuffle brings them back.")
 
 
@@ -225,7 +226,7 @@ class Taxation(Mechanic):
         with e.atomic():
             for p in payers:
                 c = e.choose("card", p, f"{p} picks the card from their hand they give {player}", list(st.hands[p]))
-                st.move(c, st.hands[p], st.hands[player])
+                e.take_into_hand(c, player, by=p, src=hand(p))
                 e.say(f"{p} chooses a card and gives it to {player}.")
 
 
@@ -274,7 +275,7 @@ class PopulationCrash(Mechanic):
             if st.defs[top].type == "unknown":
                 raise Rejected(f"{e.name(card)} turns up a card nobody can see ('?'): name the cards of the draw pile "
                                "down to the next Goal to judge it")
-            st.to_discard(top, st.draw_pile)
+            e.discard(top, player, src=DRAW)
             turned.append(top)
             if st.defs[top].type == GOAL:
                 goal = top
@@ -289,10 +290,8 @@ class PopulationCrash(Mechanic):
             e.say(f"None of the Keepers {e.name(goal)} pictures is in play.")
             return
         with e.atomic():
-            for p, k in gone:
-                e.take_from_play(k, player)
-                st.to_discard(k, st.resolving)
-        e.say("The population crashes: " + "; ".join(f"{p} loses {e.name(k)}" for p, k in gone) + ".")
+            lost = [(p, e.discard(k, player).card) for p, k in gone]
+        e.say("The population crashes: " + "; ".join(f"{p} loses {e.name(k)}" for p, k in lost) + ".")
 
 
 @register
@@ -311,10 +310,8 @@ class DiscardNamed(Mechanic):
         if not gone:
             return _nothing(e, card, f"none of {', '.join(st.defs[card].params['keepers'])} in play")
         with e.atomic():
-            for p, k in gone:
-                e.take_from_play(k, player)
-                st.to_discard(k, st.resolving)
-        e.say("Discarded: " + "; ".join(f"{e.name(k)} from {p}" for p, k in gone) + ".")
+            lost = [(p, e.discard(k, player).card) for p, k in gone]
+        e.say("Discarded: " + "; ".join(f"{e.name(k)} from {p}" for p, k in lost) + ".")
 
 
 @register
@@ -343,5 +340,5 @@ class MassMigration(Mechanic):
         with e.atomic():
             for p, k in picks.items():
                 nxt = order[(order.index(p) + step) % len(order)]
-                e.move_to(k, nxt)
-                e.say(f"{p}'s {e.name(k)} migrates to {nxt}.")
+                move = e.move_to(k, nxt, by=player)
+                e.say(f"{p}'s {e.name(move.card)} migrates to {nxt}.")

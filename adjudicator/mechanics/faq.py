@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, KEEPER, META_RULE, RULE, Mechanic, Param, register
+from adjudicator.movement import DISCARD_PILE, DRAW, IN_FLIGHT, RULES_IN_PLAY
 from adjudicator.mechanics.free_actions import MysteryPlay
 
 _RULES = frozenset({RULE, META_RULE})
@@ -108,7 +109,7 @@ class PlayAllPlusOne(Mechanic):
             top = st.draw_pile[0]
             e.say(f"{player} takes the +1 of {e.name(card)}: {e.name(top)} from the top of the draw pile is played at "
                   "once, like a Mystery Play tacked onto Play All.", "play-all-plus-bonus")
-            e.play_card(player, top, st.draw_pile, counted=False, how=" from the top of the draw pile")
+            e.play_card(player, top, DRAW, counted=False, how=" from the top of the draw pile")
             if st.game_over:
                 return
         e.end_turn(e.name(card), immediately=True)
@@ -170,7 +171,7 @@ class GiftGiveaway(Mechanic):
                     raise BadAnswer(f"{p} cannot give {e.name(k)} to {given[k]}: it must go to one of "
                                     f"{', '.join(options)}" + (" (players with no Keepers come first)" if empty else ""),
                                     forbidden=True)
-                e.move_to(k, to)
+                e.move_to(k, to, by=p)
                 held[p] = None
                 received.add(to)
                 e.say(f"{p} gives {e.name(k)} to {to}" + (" (who had no Keepers, so came first)" if empty else "") + ".")
@@ -191,8 +192,7 @@ class StaysInPlay(Mechanic):
     coexists = {"slot:play": "stop-that-vs-free-action"}
 
     def play(self, e, card, player):
-        st = e.state
-        st.move(card, st.resolving, st.rules)
+        e.transfer(card, RULES_IN_PLAY, by=player, src=IN_FLIGHT)
         e.say(f"{e.name(card)} stays in play and from now on counts as a rule, not an Action card: Stop That! can no "
               "longer touch it. The seeds do not give its full text.", "stop-that-vs-free-action",
               "rule-action-discard-after-use")
@@ -212,7 +212,7 @@ class Scavenge(Mechanic):
             e.say("No Keeper in the discard pile.", "rule-cards-always-playable")
             return
         e.say(f"Going down the discard pile from the top, the first Keeper is {e.name(found)}.", "lets-do-that-again-order")
-        e.play_card(player, found, st.discard, counted=False, how=" from the discard pile")
+        e.play_card(player, found, DISCARD_PILE, counted=False, how=" from the discard pile")
 
 
 @register

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import GOAL, KEEPER, META_RULE, RULE, UNKNOWN, Mechanic, Param, register
+from adjudicator.movement import DRAW, hand, table
 
 _RULES = frozenset({RULE, META_RULE})
 
@@ -31,10 +32,11 @@ class GetOnWithIt(Mechanic):
 
     def use(self, e, card, player):
         st = e.state
-        hand = list(st.hands[player])
-        st.move_run(hand, st.hands[player], st.discard, top=True)
+        cards = list(st.hands[player])
+        for c in cards:
+            e.discard(c, player, src=hand(player))
         cites = ("get-on-with-it-play-1",) if e.play_quota(player) == ("n", 1) else ()
-        e.say(f"{player} gives up the remaining plays and discards their hand ({len(hand)} cards).", *cites)
+        e.say(f"{player} gives up the remaining plays and discards their hand ({len(cards)} cards).", *cites)
         e.draw(player, e.num(card, "draw"), why=e.name(card))
         e.end_turn(e.name(card), immediately=True)
 
@@ -103,7 +105,7 @@ class MysteryPlay(Mechanic):
                 break
             if not loop.again():        # Creepers that leave as they come, round and round
                 return
-            e.place_in_front(player, top, st.draw_pile)
+            e.place_in_front(player, top, DRAW, by=player)
             e.say(f"{player} turns up the Creeper {e.name(top)}: it goes in front of them like any Creeper drawn, and "
                   "the next card is taken instead.", "rule-creeper-drawn-auto-play")
             e.checkpoint()
@@ -111,7 +113,7 @@ class MysteryPlay(Mechanic):
             raise Rejected("the next card of the draw pile is unknown ('?'): name it in the scenario to judge this")
         e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand.",
               "mystery-play-must-play-drawn")
-        e.play_card(player, top, st.draw_pile, counted=False, how=" from the top of the draw pile")
+        e.play_card(player, top, DRAW, counted=False, how=" from the top of the draw pile")
 
 
 @register
@@ -134,7 +136,7 @@ class GoalMill(Mechanic):
         goals = [c for c in st.hands[player] if st.defs[c].type == GOAL]
         picked = e.choose("cards", player, f"{player} picks the Goals to discard", goals, count=len(goals), minimum=1)
         for c in picked:
-            st.to_discard(c, st.hands[player])
+            e.discard(c, player, src=hand(player))
         e.say(f"{player} discards {e.names(picked)}.")
         e.draw(player, len(picked), why=e.name(card))
 
@@ -159,6 +161,6 @@ class Recycling(Mechanic):
         st = e.state
         mine = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
         k = e.choose("card", player, f"{player} picks a Keeper to recycle", mine)
-        st.to_discard(k, st.keepers[player])
-        e.say(f"{player} discards {e.name(k)}.")
+        move = e.discard(k, player, src=table(player))
+        e.say(f"{player} discards {e.name(move.card)}.")
         e.draw(player, e.num(card, "draw"), why=e.name(card))

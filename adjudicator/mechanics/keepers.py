@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 from adjudicator.mechanics.base import CREEPER, KEEPER, UNKNOWN, Mechanic, Param, register
+from adjudicator.movement import table
 
 
 @register
@@ -49,7 +50,7 @@ class PassesOn(BlockingCreeper):
             if not others:
                 return
             to = e.choose("player", owner, f"{owner} has {e.name(card)} and {want}: choose who receives {want}", others)
-            e.move_to(k, to)
+            e.move_to(k, to, by=owner)
             e.say(f"{owner} has both {e.name(card)} and {want}, so {want} goes to {to}.")
 
 
@@ -75,7 +76,7 @@ class PayOff(BlockingCreeper):
         want = st.defs[card].params["keeper"]
         keeper = next(k for k in st.keepers[player] if st.defs[k].name == want)
         for c in (card, keeper):
-            st.to_discard(c, st.keepers[player])
+            e.discard(c, player, src=table(player))
         e.say(f"{player} discards {e.name(card)} together with {want}.")
 
 
@@ -94,8 +95,8 @@ class Death(BlockingCreeper):
         if not others:
             return
         victim = e.choose("card", player, f"{e.name(card)}: {player} discards another card they have in play", others)
-        st.to_discard(victim, st.keepers[player])
-        e.say(f"{e.name(card)} claims {e.name(victim)} from {player} at the start of the turn.")
+        move = e.discard(victim, player, src=table(player))
+        e.say(f"{e.name(card)} claims {e.name(move.card)} from {player} at the start of the turn.")
 
     def cannot_use(self, e, card, player):
         if [k for k in e.state.keepers[player] if k != card]:
@@ -103,7 +104,7 @@ class Death(BlockingCreeper):
         return None
 
     def use(self, e, card, player):
-        e.state.to_discard(card, e.state.keepers[player])
+        e.discard(card, player, src=table(player))
         e.say(f"{player} discards {e.name(card)}, the only card they had in play.")
 
 

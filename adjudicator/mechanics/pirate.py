@@ -12,6 +12,7 @@ records' notes.
 from __future__ import annotations
 
 from adjudicator.mechanics.base import GOAL, KEEPER, RULE, Mechanic, Param, register
+from adjudicator.movement import table
 from adjudicator.mechanics.keepers import BlockingCreeper
 
 
@@ -106,8 +107,8 @@ class Plunder(Mechanic):
 
     def use(self, e, card, player):
         target = e.choose("card", player, f"{player} picks the Keeper to plunder", self._targets(e, player))
-        owner = e.steal(target, player)
-        e.say(f"{player} plunders {e.name(target)} from {owner}: with {e.name(card)} on the table taking another "
+        move = e.steal(target, player)
+        e.say(f"{player} plunders {e.name(move.card)} from {move.src.player}: with {e.name(card)} on the table taking another "
               "player's Keeper is allowed, where otherwise it would be cheating.", "grab-keeper-cheating")
 
 
@@ -136,7 +137,7 @@ class Scurvy(BlockingCreeper):
         fruit = next((k for k in st.keepers[owner] if st.defs[k].name in cures), None)
         if fruit is None:
             return
-        st.to_discard(card, st.keepers[owner])
+        e.discard(card, owner, src=table(owner))
         e.say(f"{owner} has {e.name(fruit)}, which cures {e.name(card)}: it is discarded ({e.name(fruit)} stays).",
               "getting-rid-of-creepers")
 
@@ -152,7 +153,7 @@ class Scurvy(BlockingCreeper):
         st = e.state
         to = e.choose("player", player, f"{player} picks who gets {e.name(card)}",
                       [p for p in e.seat_order(start=player) if p != player])
-        e.place_in_front(to, card, st.keepers[player])
+        e.place_in_front(to, card, table(player), by=player)
         e.say(f"{player} has had {e.name(card)} a while and passes it on to {to}.", "getting-rid-of-creepers")
 
 
@@ -189,14 +190,14 @@ class Shackles(BlockingCreeper):
         if captain(e) == player:
             to = e.choose("player", player, f"The Captain, {player}, decides who has {e.name(card)}",
                           [p for p in e.seat_order(start=player) if p != player])
-            e.place_in_front(to, card, st.keepers[player])
+            e.place_in_front(to, card, table(player), by=player)
             e.say(f"{player} is the Captain and so decides who has {e.name(card)}: {to}.", "getting-rid-of-creepers")
             return
         pay = e.choose("card", player, f"{player} picks the Booty Keeper that pays for discarding {e.name(card)}",
                        self._payments(e, card, player))
         with e.atomic():
             for c in (card, pay):
-                st.to_discard(c, st.keepers[player])
+                e.discard(c, player, src=table(player))
         e.say(f"{player} pays {e.name(pay)} to be rid of {e.name(card)}: both are discarded.", "getting-rid-of-creepers")
 
 

@@ -13,6 +13,7 @@ from adjudicator.mechanics.base import (
     ACTION, CREEPER, DANGER, GOAL, KEEPER, SURPRISE, UNKNOWN, Mechanic, Param, register,
 )
 from adjudicator.mechanics.keepers import BlockingCreeper
+from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, HAND, IN_FLIGHT, TABLE as TABLE_ZONE, TURN, Zone, hand, table
 
 _KEEPER = frozenset({KEEPER})
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
@@ -22,32 +23,6 @@ _TURN_END_OVERRIDES = {"slot:play": "play-all-vs-turn-end", "concept:temporary_h
 # =============================================================================
 # helpers shared by the Star cards
 # =============================================================================
-def _crewman(e, owner: str, actor: str, target: int) -> int:
-    """Expendable Crewman: when someone other than `owner` would take or discard one
-    of `owner`'s other Keepers, the Crewman goes instead."""
-    st = e.state
-    if actor == owner or st.defs[target].type != KEEPER or "takes_the_loss" in st.defs[target].impl.effects:
-        return target
-    crew = e.with_effect("takes_the_loss", owner)
-    if not crew:
-        return target
-    e.say(f"{owner}'s {e.name(crew[0])} steps in: {actor} must take or discard it instead of {e.name(target)}.")
-    return crew[0]
-
-
-def _discard_from_table(e, card: int, by: str) -> None:
-    """Discard a Keeper from in front of a player; a card that says so (Cute Fuzzy Alien
-    Creature) goes on top of the draw pile instead. A Creeper attached to it follows it
-    to the discard pile at the next checkpoint."""
-    st = e.state
-    e.take_from_play(card, by)
-    if getattr(st.defs[card].impl, "to_draw_pile_when_discarded", False):
-        st.move(card, st.resolving, st.draw_pile, top=True)
-        e.say(f"{e.name(card)} is not discarded: it goes on top of the draw pile instead.")
-    else:
-        st.to_discard(card, st.resolving)
-
-
 def _attached_to(e, keeper: int) -> list[int]:
     return [c for c, k in e.state.attachments.items() if k == keeper]
 
@@ -59,22 +34,6 @@ def _previous_player(e) -> str:
         return st.active_player
     order = [p for p in st.players if p not in st.eliminated or p == st.active_player]
     return order[(order.index(st.active_player) - 1) % len(order)]
-
-
-def _action_done(e, card: int, player: str) -> None:
-    """Put a resolved Action where it goes before the turn ends (the engine would
-    otherwise discard it only after the next turn had begun)."""
-    st = e.state
-    if card not in st.resolving:
-        return
-    back = [k for k in e.with_effect("returns_named_action", player) if st.defs[k].params["card"] == st.defs[card].name]
-    if back:
-        st.move(card, st.resolving, st.hands[player])
-        e.say(f"{player} has {e.name(back[0])} in play: {e.name(card)} returns to {player}'s hand instead of the discard "
-              "pile.", "rule-keepers-in-play-for-goals-powers")
-    else:
-        st.to_discard(card, st.resolving)
-        e.say(f"{e.name(card)} goes to the discard pile.", "rule-action-discard-after-use")
 
 
 def _turn_ends(e, card: int, player: str, inside: bool) -> None:
@@ -120,7 +79,8 @@ class BonusKeeper(Mechanic):
 @register
 class PassesAtTurnEnd(Mechanic):
     """Cute Fuzzy Alien Creature: when its holder's turn ends it moves to the next
-    player; discarded from play it goes on top of the draw pile.
+    player; discarded from play (by any card, a Limit included) it goes on top of the
+    draw pile instead.
 
     The engine has no end-of-turn hook for cards in front of players, so the move is
     made at the first checkpoint of the following turn (`turn_number` >= 2 means the
@@ -129,8 +89,13 @@ class PassesAtTurnEnd(Mechanic):
 
     name = "passes_at_turn_end"
     card_types = _KEEPER
-    to_draw_pile_when_discarded = True
     summary = "moves to the next player whenever its holder's turn ends; if discarded it goes on top of the draw pile"
+
+    def replace_move(self, e, card, holder, move):
+        if move.card != card or move.src.kind != TABLE_ZONE or not move.discards:
+            return None
+        e.say(f"{e.name(card)} is not discarded: it goes on top of the draw pile instead.")
+        return move.instead(dst=DRAW, top=True)
 
     def on_checkpoint(self, e, card, owner):
         st = e.state
@@ -145,7 +110,8 @@ class PassesAtTurnEnd(Mechanic):
             return
         to = order[1]
         riders = _attached_to(e, card)          # the checkpoint has already settled attachments
-        st.move_run([card, *riders], st.keepers[owner], st.keepers[to])
+        for c in (card, *riders):
+            e.transfer(c, table(to), src=table(owner), cause=TURN)
         e.say(f"{owner}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
               (f", with the attached {e.names(riders)}." if riders else "."))
 
@@ -235,21 +201,29 @@ class Laser(_FreePower):
         target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} discards",
                           self._targets(e, card, player))
         owner = st.owner_of_keeper(target)
-        target = _crewman(e, owner, player, target)
-        e.say(f"{e.name(card)} discards {owner}'s {e.name(target)}.")
-        _discard_from_table(e, target, player)
+        move = e.discard(target, player)
+        e.say(f"{e.name(card)} discards {owner}'s {e.name(move.card)}.")
 
 
 @register
 class Expendable(Mechanic):
     """Expendable Crewman: whoever else would take or discard one of its holder's other
-    Keepers must take or discard the Crewman instead (applied by the cards that take
-    or discard Keepers through `_crewman`)."""
+    Keepers must take or discard the Crewman instead, by whatever card or power."""
 
     name = "expendable"
     card_types = _KEEPER
     effects = frozenset({"takes_the_loss"})
     summary = "another player who would take or discard one of your Keepers takes or discards this one instead"
+
+    def replace_move(self, e, card, holder, move):
+        st = e.state
+        if (holder is None or move.card == card or move.src != table(holder) or move.by in (None, holder)
+                or st.defs[move.card].type != KEEPER or not (move.takes or move.discards)
+                or not self.power_active(e, card)):
+            return None
+        e.say(f"{holder}'s {e.name(card)} steps in: {move.by} must take or discard it instead of "
+              f"{e.name(move.card)}.")
+        return move.instead(card=card)
 
 
 @register
@@ -276,7 +250,7 @@ class Teleporter(_FreePower):
         k = e.choose("card", player, f"{player} picks the Keeper to teleport", self._mine(e, card, player))
         to = e.choose("player", player, f"{player} picks who receives {e.name(k)}",
                       [p for p in e.seat_order(start=player) if p != player])
-        e.move_to(k, to)
+        e.move_to(k, to, by=player)
         riders = _attached_to(e, k)
         e.say(f"{player} teleports {e.name(k)} to {to}" + (f", with the attached {e.names(riders)}." if riders else "."))
 
@@ -306,9 +280,8 @@ class StealNamed(_FreePower):
         st = e.state
         target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes", self._targets(e, card, player))
         owner = st.owner_of_keeper(target)
-        target = _crewman(e, owner, player, target)
-        e.steal(target, player)
-        e.say(f"{player}'s {e.name(card)} takes {e.name(target)} from {owner}: a card that allows taking another "
+        move = e.steal(target, player)
+        e.say(f"{player}'s {e.name(card)} takes {e.name(move.card)} from {owner}: a card that allows taking another "
               "player's Keeper.", "grab-keeper-cheating")
 
 
@@ -344,7 +317,7 @@ class CuresCreeper(_FreePower):
         c = e.choose("card", player, f"{player} picks the Creeper {e.name(card)} removes", self._targets(e, card, player))
         host = st.attachments.get(c)
         e.detach(c)
-        st.to_discard(c, st.keepers[player])
+        e.discard(c, player, src=table(player))
         e.say(f"{e.name(card)} detaches {e.name(c)} from {e.name(host)} and discards it.")
 
 
@@ -358,6 +331,15 @@ class ReturnsCard(Mechanic):
     effects = frozenset({"returns_named_action"})
     params = {"card": Param("str")}
     summary = "the named Action you play comes back to your hand instead of the discard pile"
+
+    def replace_move(self, e, card, holder, move):
+        st = e.state
+        if (holder is None or move.cause != FINISH or move.by != holder or not move.discards
+                or st.defs[move.card].name != st.defs[card].params["card"] or not self.power_active(e, card)):
+            return None
+        e.say(f"{holder} has {e.name(card)} in play: {e.name(move.card)} returns to {holder}'s hand instead of the "
+              "discard pile.", "rule-keepers-in-play-for-goals-powers")
+        return move.instead(dst=hand(holder), top=False)
 
 
 @register
@@ -378,7 +360,7 @@ class TakeRandomCard(_FreePower):
         victims = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
         victim = e.choose("player", player, f"{player} picks whose hand {e.name(card)} reaches into", victims)
         taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
-        st.move(taken, st.hands[victim], st.hands[player])
+        e.take_into_hand(taken, player, by=player, src=hand(victim))
         e.say(f"{player} takes a random card from {victim}'s hand: {e.name(taken)}.")
 
 
@@ -440,7 +422,8 @@ class DrawThenDiscard(Mechanic):
         if not n:
             return
         picked = e.choose("discard", player, f"{player} discards {n} card(s) from their hand", list(hand), count=n)
-        st.move_run(picked, hand, st.discard, top=True)
+        for c in picked:
+            e.discard(c, player, src=Zone(HAND, player))
         e.say(f"{player} discards {e.names(picked)}.")
 
 
@@ -466,12 +449,12 @@ class TimePortal(Mechanic):
             pick = e.choose("card", player, f"{player} looks through the discard pile or the draw pile for any card "
                             "but a Creeper", options)
             if pick in st.discard:
-                st.move(pick, st.discard, st.hands[player])
+                e.take_into_hand(pick, player, by=player, src=DISCARD_PILE)
                 where = "the discard pile, leaving its order as it was"
                 cites: tuple[str, ...] = ("discard-pile-public",)
             else:
-                st.move(pick, st.draw_pile, st.hands[player])
-                st.shuffle_zone(st.draw_pile)
+                e.take_into_hand(pick, player, by=player, src=DRAW)
+                e.shuffle(DRAW)
                 where = "the draw pile, which is then shuffled"
                 cites = ()
             e.say(f"{player} takes {e.name(pick)} from {where}, shows it and adds it to {_set_aside(inside)}.",
@@ -479,7 +462,7 @@ class TimePortal(Mechanic):
         else:
             e.say(f"There is no card but Creepers and unknown cards to take; {e.name(card)} still ends the turn.",
                   "rule-cards-always-playable")
-        _action_done(e, card, player)
+        e.finish_action(card, player)
         _turn_ends(e, card, player, inside)
 
 
@@ -505,30 +488,30 @@ class WhatDoYouWant(Mechanic):
             e.say(f"The discard pile holds nothing to take; {e.name(card)} still ends the turn.", "rule-cards-always-playable")
         else:
             pick = e.choose("card", player, f"{player} picks a card from the discard pile", options)
-            st.move(pick, st.discard, st.resolving)   # in flight while its destination is decided
+            e.transfer(pick, IN_FLIGHT, by=player, src=DISCARD_PILE)   # in flight while its destination is decided
             e.say(f"{player} looks through the discard pile, as anyone may, and picks {e.name(pick)}.",
                   "discard-pile-public")
             kind = st.defs[pick].type
             if kind in (KEEPER, GOAL):
-                st.move(pick, st.resolving, st.hands[player])
+                e.take_into_hand(pick, player, by=player, src=IN_FLIGHT)
                 e.say(f"{e.name(pick)} is shown and goes into {_set_aside(inside)}.",
                       *(("turn-end-inside-d3p2",) if inside else ()))
             elif kind == CREEPER:
                 others = [p for p in e.seat_order(start=player) if p != player] or [player]
                 to = e.choose("player", player, f"{player} picks who is given {e.name(pick)}", others)
                 e.say(f"A Creeper is never held: {player} gives {e.name(pick)} to {to}.")
-                e.place_in_front(to, pick, st.resolving)
+                e.place_in_front(to, pick, IN_FLIGHT, by=player)
                 e.checkpoint()
             else:
                 e.say(f"{e.name(pick)} must be played at once.")
-                e.play_card(player, pick, st.resolving, counted=False, how=" from the discard pile")
-        _action_done(e, card, player)
+                e.play_card(player, pick, IN_FLIGHT, counted=False, how=" from the discard pile")
+        e.finish_action(card, player)
         if st.turn_number == turn:
             _turn_ends(e, card, player, inside)
 
     def after_inner_cancel(self, e, card, player):
         # the card it played was canceled; the turn still ends, as the card says
-        _action_done(e, card, player)
+        e.finish_action(card, player)
         _turn_ends(e, card, player, bool(e.state.temp_hands))
 
 
@@ -556,8 +539,7 @@ class ReturnTaggedKeepers(Mechanic):
                       None)
         with e.atomic():
             for p, k in beings:
-                e.take_from_play(k, player)
-                st.move(k, st.resolving, st.hands[holder or p])
+                e.take_into_hand(k, holder or p, by=player)
             if holder:
                 for p in dict.fromkeys(p for p, _ in beings if p != holder):
                     e.note_victim(p, holder)
@@ -589,14 +571,14 @@ class TradePlaces(Mechanic):
         if others:
             other = e.choose("player", player, f"{player} picks who to trade places with", others)
             with e.atomic():
-                st.pass_zones([(st.hands[player], st.hands[other]), (st.hands[other], st.hands[player])])
-                st.pass_zones([(st.keepers[player], st.keepers[other]), (st.keepers[other], st.keepers[player])])
+                e.pass_zones([(hand(player), hand(other)), (hand(other), hand(player))])
+                e.pass_zones([(table(player), table(other)), (table(other), table(player))])
                 e.say(f"{player} and {other} trade places: each takes over the other's hand and everything in front of "
                       "them; the seating stays as it was (the printed card swaps seats, the FAQ says trade places).",
                       *(("turn-end-inside-d3p2",) if inside else ()))
         else:
             e.say("There is nobody to trade places with.", "rule-cards-always-playable")
-        _action_done(e, card, player)
+        e.finish_action(card, player)
         _turn_ends(e, card, player, inside)
 
 
@@ -635,9 +617,9 @@ class Sledgehammer(Mechanic):
             for p, c, from_table in losses:
                 if from_table:
                     e.say(f"{p} loses {e.name(c)} from the table.")
-                    _discard_from_table(e, c, player)
+                    e.discard(c, player)
                 else:
-                    st.to_discard(c, st.hands[p])
+                    e.discard(c, player, src=hand(p))
                     e.say(f"{p} has no Keeper and loses a random card from hand: {e.name(c)}.")
 
 

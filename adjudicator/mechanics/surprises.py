@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from adjudicator.mechanics.base import ACTION, DANGER, GOAL, KEEPER, RULE, SURPRISE, Mechanic, register
+from adjudicator.movement import CANCEL, GOALS_IN_PLAY, IN_FLIGHT, hand
 
 _SURPRISE = frozenset({SURPRISE})
 _KIND_WORDS = {KEEPER: "a Keeper", GOAL: "a Goal", RULE: "a New Rule", ACTION: "an Action"}
@@ -44,7 +45,7 @@ class SurpriseMechanic(Mechanic):
         """Where the canceled card goes once the table is restored: the discard pile
         (a canceled free action leaves its rule or Keeper where it is)."""
         if window.kind != "use":
-            e.state.to_discard(window.card, e.state.resolving)
+            e.discard(window.card, player, cause=CANCEL, src=IN_FLIGHT)
 
     def discard_or_random(self, e, player, card_type, what):
         """Every other player gives up a card of `card_type` of their choice, or a card
@@ -60,7 +61,7 @@ class SurpriseMechanic(Mechanic):
             else:
                 lost = e.chance(p, f"a random card from {p}'s hand", list(st.hands[p]))
                 how = "loses at random"
-            st.to_discard(lost, st.hands[p])
+            e.discard(lost, p, src=hand(p))
             e.say(f"{p} {how} {e.name(lost)}.", "cancel-in-turn-discard-choice")
 
 
@@ -76,7 +77,7 @@ class CanceledPlans(SurpriseMechanic):
         gone = list(st.goals)
         with e.atomic():
             for g in gone:
-                st.to_discard(g, st.goals)
+                e.discard(g, player, src=GOALS_IN_PLAY)
         e.say(f"The Goal{'s' if len(gone) != 1 else ''} in play ({e.names(gone)}) are discarded.")
         self.discard_or_random(e, player, GOAL, "a Goal")
 
@@ -142,7 +143,7 @@ class ThatsMine(SurpriseMechanic):
         return f"{e.name(card)} takes a Keeper just played"
 
     def cancel(self, e, card, window, player):
-        e.place_in_front(player, window.card, e.state.resolving)
+        e.place_in_front(player, window.card, IN_FLIGHT, by=player)
         e.say(f"{e.name(window.card)} goes in front of {player} instead.")
 
     def play(self, e, card, player):
@@ -152,8 +153,8 @@ class ThatsMine(SurpriseMechanic):
             e.say("Nobody else has a Keeper to steal.", "rule-cards-always-playable")
             return
         target = e.choose("card", player, f"{player} picks a Keeper to steal", targets)
-        owner = e.steal(target, player)
-        e.say(f"{player} steals {e.name(target)} from {owner}.")
+        move = e.steal(target, player)
+        e.say(f"{player} steals {e.name(move.card)} from {move.src.player}.")
         e.checkpoint()
 
 
@@ -194,8 +195,8 @@ class ItsATrap(SurpriseMechanic):
         targets = [k for k in st.keepers[thief] if st.defs[k].type == KEEPER]
         if targets:
             k = e.choose("card", player, f"{player} steals one of {thief}'s Keepers", targets)
-            e.move_to(k, player)
-            e.say(f"Instead, {player} steals {e.name(k)} from {thief}.", *cites)
+            move = e.move_to(k, player, by=player)
+            e.say(f"Instead, {player} steals {e.name(move.card)} from {thief}.", *cites)
         else:
             e.say(f"{thief} has no Keeper for {player} to take.", *cites)
 
@@ -205,7 +206,7 @@ class ItsATrap(SurpriseMechanic):
             if p == player or not st.hands[p]:
                 continue
             lost = e.choose("card", p, f"{p} discards a card of their choice", list(st.hands[p]))
-            st.to_discard(lost, st.hands[p])
+            e.discard(lost, p, src=hand(p))
             e.say(f"{p} discards {e.name(lost)}.")
         e.draw(player, 2, why=e.name(card))
 

@@ -29,8 +29,8 @@ from adjudicator.events import Event
 from adjudicator.log import Entry
 from adjudicator.loops import EffectLoop
 from adjudicator.movement import (
-    DISCARD_PILE, DRAW, EFFECT, FINISH, IN_FLIGHT, META_RULES, RULES, RULES_IN_PLAY, TABLE, TEMP_HAND, Move, Zone, default_top, hand,
-    table, zone_list, zone_of,
+    DISCARD_PILE, DRAW, EFFECT, FINISH, GOALS_IN_PLAY, HAND, IN_FLIGHT, LIMIT, META_RULES, RULE, RULES, RULES_IN_PLAY,
+    SETUP, TABLE, TEMP_HAND, TURN, Move, Zone, default_top, hand, table, zone_list, zone_of,
 )
 from adjudicator.mechanics.base import (
     ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
@@ -261,7 +261,8 @@ class Core(Answers, Quantities, Responses):
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
                                  f"discard {n}", list(hand), count=n, cites=("limit-discard-choice",),
                                  fate=("is discarded", "stays in hand"))
-            st.move_run(picked, hand, st.discard, top=True)
+            for c in picked:
+                self.discard(c, player, cause=LIMIT, src=Zone(HAND, player))
             self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", "hand-limit-is-cap",
                      *(("out-of-turn-activity",) if when_played else ()))
@@ -273,7 +274,8 @@ class Core(Answers, Quantities, Responses):
             picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
                                  f"{limit}: discard {n}", keepers, count=n, cites=("limit-discard-choice",),
                                  fate=("is discarded", "stays in play"))
-            st.move_run(picked, st.keepers[player], st.discard, top=True)
+            for c in picked:
+                self.discard(c, player, cause=LIMIT, src=table(player))
             extra = ("creepers-no-limit",) if any(st.defs[k].type == CREEPER for k in st.keepers[player]) else ()
             self.say(f"{player} is over the Keeper Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", *extra)
@@ -431,8 +433,13 @@ class Core(Answers, Quantities, Responses):
         if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
             self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
-            st.move(move.card, zone_list(st, move.src), zone_list(st, move.dst), move.top)
+            self._carry(move)
         return move
+
+    def _carry(self, move: Move) -> None:
+        """Make `move` (already past the replacement effects) on the table."""
+        st = self.state
+        st.move(move.card, zone_list(st, move.src), zone_list(st, move.dst), move.top)
 
     def replaced(self, move: Move) -> Move:
         """`move` as it happens once every card in force has had its say: each card
@@ -528,7 +535,7 @@ class Core(Answers, Quantities, Responses):
         while len(st.goals) > self.agenda_size():
             goal = self.choose("card", by, f"too many Goals for the Goal slots: {by} picks the Goal that goes",
                                list(st.goals), cites=("double-agenda-removed-choice",), fate=("goes", "stays"))
-            st.to_discard(goal, st.goals)
+            self.discard(goal, by, cause=RULE, src=GOALS_IN_PLAY)
             self.say(f"With fewer Goal slots, {by} chooses which Goal goes: {self.name(goal)} goes to the discard pile; "
                      f"{self.names(st.goals)} {'stays' if len(st.goals) == 1 else 'stay'}.",
                      "double-agenda-removed-choice")
@@ -544,7 +551,7 @@ class Core(Answers, Quantities, Responses):
             st.move(card, st.resolving, st.rules)
             if old:
                 for r in old:
-                    st.to_discard(r, st.rules)
+                    self._carry(self.replaced(Move(r, RULES_IN_PLAY, DISCARD_PILE, by, RULE, True)))
                     st.defs[r].impl.on_leave(self, r, by)
                 decided = ({self.graph.replace_ruling(st.defs[card].key, st.defs[r].key) for r in old} | set(why)) - {""}
                 self.say(f"{self.name(card)} contradicts {self.names(old)}, which is discarded.",
@@ -567,7 +574,8 @@ class Core(Answers, Quantities, Responses):
         changes, since the rules in force are what they were; the play is still used."""
         st = self.state
         with self.atomic():
-            st.move_run(same, st.rules, st.discard, top=True)
+            for r in same:
+                self._carry(self.replaced(Move(r, RULES_IN_PLAY, DISCARD_PILE, by, RULE, True)))
             st.move(card, st.resolving, st.rules)
             old = self.names(same)
             how = "a copy of" if all(st.defs[r].key == st.defs[card].key for r in same) else "the same rule as"
@@ -594,7 +602,8 @@ class Core(Answers, Quantities, Responses):
                 else:
                     old = [self.choose("card", by, f"{by} picks which Goal {self.name(card)} replaces", list(st.goals),
                                        fate=("is replaced", "stays"))]
-                st.move_run(old, st.goals, st.discard, top=True)
+                for g in old:
+                    self.discard(g, by, cause=RULE, src=GOALS_IN_PLAY)
                 st.move(card, st.resolving, st.goals)
                 self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
 
@@ -651,7 +660,7 @@ class Core(Answers, Quantities, Responses):
             d.impl.on_enter(self, card, player)
             self.checkpoint()
         elif d.type == SECRET:
-            st.to_discard(card, st.resolving)
+            self.discard(card, player, cause=FINISH, src=IN_FLIGHT)
             self.checkpoint()
         elif d.type in (ACTION, DANGER, SURPRISE):
             if d.type == SURPRISE:
@@ -730,7 +739,9 @@ class Core(Answers, Quantities, Responses):
     def _close_frame(self, frame: TempHand, turn_end: bool = False) -> None:
         st = self.state
         left = list(frame.cards)
-        st.move_run(left, frame.cards, st.discard, top=True)
+        index = st.temp_hands.index(frame)
+        for c in left:
+            self.discard(c, frame.owner, cause=TURN, src=Zone(TEMP_HAND, frame.owner, index))
         st.drop_frame(frame)
         if left:
             if turn_end:
@@ -1037,8 +1048,10 @@ class Core(Answers, Quantities, Responses):
         for frame in [t for t in st.temp_hands if t.owner == name]:
             self._close_frame(frame)
         gone = st.hands[name] + st.keepers[name]
-        st.move_run(list(st.hands[name]), st.hands[name], st.discard, top=True)
-        st.move_run(list(st.keepers[name]), st.keepers[name], st.discard, top=True)
+        for c in list(st.hands[name]):
+            self.discard(c, name, cause=SETUP, src=Zone(HAND, name))
+        for c in list(st.keepers[name]):
+            self.discard(c, name, cause=SETUP, src=table(name))
         for c in gone:
             st.detach(c)
         active_name = st.active_player

@@ -27,6 +27,7 @@ from adjudicator.continuations import retiring
 from adjudicator.decisions import GameEnded, NeedDecision, Rejected
 from adjudicator.events import Event
 from adjudicator.log import Entry
+from adjudicator.history import PLAY, SURPRISE as SURPRISE_PLAYED, USE
 from adjudicator.loops import EffectLoop
 from adjudicator.movement import (
     DISCARD_PILE, DRAW, EFFECT, FINISH, GOALS_IN_PLAY, HAND, IN_FLIGHT, LIMIT, META_RULES, RULE, RULES, RULES_IN_PLAY,
@@ -877,7 +878,7 @@ class Core(Answers, Quantities, Responses):
             self.say(f"First Play Random: {player}'s first card this turn is taken at random from the hand; "
                      f"it is {d.name}.")
         self._explain_play_quota(player)
-        self.open_game_action(d.key, player, f"{player}'s play of {d.name}")
+        self.open_game_action(PLAY, d.key, player)
         self.play_card(player, card, src, counted=True, before=before)
         self.close_finished_temp_hands()
 
@@ -940,7 +941,7 @@ class Core(Answers, Quantities, Responses):
         impl = d.impl
         if player == st.active_player:
             st.free_used.append(d.key)
-        self.open_game_action(d.key, player, f"{player}'s use of {d.name}")
+        self.open_game_action(USE, d.key, player)
         self.open_window("use", card, player, before)
         self.say(f"{player} uses {d.name} (a free action: it is not a play).", "rule-free-actions-anytime-not-plays")
         impl.use(self, card, player)
@@ -952,7 +953,7 @@ class Core(Answers, Quantities, Responses):
             raise Rejected(f"{d.name} is not a Surprise; only Surprises can be played out of turn",
                            "rule-surprise-two-functions", ("out-of-turn-activity",))
         self.surprise_out_of_turn(player, ev)
-        self.state.history.append((d.key, player, f"{player}'s {d.name}", self.state.serial))
+        self.record(SURPRISE_PLAYED, d.key, player)
 
     def _end_turn_refusal(self, player: str) -> Rejected | None:
         """Why `player` may not end the turn now (None: they may)."""
@@ -1185,6 +1186,10 @@ class Core(Answers, Quantities, Responses):
         else:
             self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence", kind="turn_end")
         self.comply_with_limits(player)
+        defs = st.defs
+        for holder, k in self.answering_in_front("on_turn_end"):
+            if k in st.keepers[holder]:
+                defs[k].impl.on_turn_end(self, k, holder, player)
         for system in self.systems():
             system.turn_ended(self, player)
         if self.hand_limit() is not None or self.keeper_limit() is not None:

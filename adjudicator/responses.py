@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
+from adjudicator.history import KEPT, USE, Happened
 from adjudicator.movement import CANCEL, IN_FLIGHT, Move, Zone, zone_list, zone_of
 from adjudicator.state import State, Window
 
@@ -64,12 +65,18 @@ class Responses:
         def close_finished_temp_hands(self) -> None: ...
 
     # -- opening windows -----------------------------------------------------
-    def open_game_action(self, card_key: str, player: str, what: str) -> None:
-        """A new game action begins: the windows of the previous one close."""
+    def open_game_action(self, kind: str, card_key: str, player: str) -> None:
+        """A new game action begins (a card played or a free action used): the windows
+        of the previous one close, and the history records it."""
         st = self.state
         st.windows = []
-        st.history.append((card_key, player, what, st.serial))
-        del st.history[:-60]
+        self.record(kind, card_key, player)
+
+    def record(self, kind: str, card_key: str, player: str) -> None:
+        """Add a game action to the history (`adjudicator.history`)."""
+        st = self.state
+        st.history.append(Happened(kind, card_key, self.cat.get(card_key).name, player, st.serial))
+        del st.history[:-KEPT]
 
     def open_window(self, kind: str, card: int, player: str, before: State, counted: bool = False,
                     in_temp: bool = False) -> Window:
@@ -189,16 +196,17 @@ class Responses:
 
     def _too_late(self, surprise: str, target: str, key: str) -> Rejected:
         st = self.state
-        idx = next((i for i in range(len(st.history) - 1, -1, -1) if st.history[i][0] == key), None)
+        idx = next((i for i in range(len(st.history) - 1, -1, -1) if st.history[i].card == key), None)
         cites = ["surprise-too-late"]
         if idx is None:
             return Rejected(f"{surprise} can only answer a card just played, and {target} was not just played "
                             "(a card already in play cannot be canceled)", "surprise-too-late",
                             ("canceled-plans-just-played",))
         closing = st.history[idx + 1] if idx + 1 < len(st.history) else None
-        what = closing[2] if closing else "a later action"
-        if closing and closing[2].endswith("use of Mystery Play"):
-            cites.append("mystery-play-surprise-too-late")
+        what = closing.words() if closing else "a later action"
+        if closing is not None and closing.kind == USE:
+            # a free action that plays a card closes the window; the mechanic names the ruling
+            cites.extend(self.cat.get(closing.card).impl.closes_windows_ruling)
         if self.cat.get(key).type == "goal":
             cites.append("canceled-plans-just-played")
         return Rejected(f"{surprise} came too late: it had to answer {target} at once, but {what} came first and "

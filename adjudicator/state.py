@@ -24,6 +24,7 @@ from adjudicator.catalogue import CardDef
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.engine import _Pending
+    from adjudicator.history import Happened
 
 
 _MASK = (1 << 64) - 1
@@ -151,7 +152,7 @@ class State:
     winner: str | None = None
     everyone_loses: bool = False
     windows: list[Window] = field(default_factory=list)
-    history: list[tuple[str, str, str, int]] = field(default_factory=list)  # (card key, by, what happened, step)
+    history: list[Happened] = field(default_factory=list)  # the game actions, newest last (adjudicator.history)
     reshuffle_order: list[str] = field(default_factory=list)   # card keys, in the order a reshuffle deals them
     rng: Rng = field(default_factory=Rng)
     serial: int = 0

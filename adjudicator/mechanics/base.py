@@ -59,6 +59,9 @@ class Mechanic:
     once_per_turn: ClassVar[bool] = False
     ends_turn: ClassVar[bool] = False
     rulings: ClassVar[tuple[str, ...]] = ()      # rulings that decide how it behaves
+    # a free action that plays a card: the rulings a Surprise that comes after it, too
+    # late for the card before, is refused with
+    closes_windows_ruling: ClassVar[tuple[str, ...]] = ()
 
     effects: ClassVar[frozenset[str]] = frozenset()  # static effects it imposes while in force (EFFECTS)
     # the hooks below this class overrides (filled in by `register`): the engine asks a
@@ -221,6 +224,10 @@ class Mechanic:
     def on_goal_change(self, e: "RulesCore", card: int, owner: str) -> None:
         """A card in front of `owner` reacts to the Goal changing (Radioactive Potato)."""
 
+    def on_turn_end(self, e: "RulesCore", card: int, holder: str, player: str) -> None:
+        """A card in front of `holder` acts as `player`'s turn ends: once `player` has
+        met the limits, before the next turn begins (Cute Fuzzy Alien Creature)."""
+
     # -- replacement effects -------------------------------------------------
     def replace_move(self, e: "RulesCore", card: int, holder: str | None, move: "Move") -> "Move | None":
         """A card's "instead": asked before any card moves for the rules (the rules in
@@ -248,7 +255,8 @@ EFFECTS = {
 # the per-table questions worth skipping for mechanics that leave them at the default
 HOOKS = ("draw_base", "play_quota", "hand_limit", "keeper_limit", "agenda", "draw_bonus", "limit_bonus", "play_bonus",
          "turn_duty", "start_of_turn", "winners", "filter_winners", "claims", "why_nobody_wins", "blocks_win",
-         "blocks_everyone", "lifts_block", "numeral", "power_active", "on_checkpoint", "on_goal_change", "replace_move")
+         "blocks_everyone", "lifts_block", "numeral", "power_active", "on_checkpoint", "on_goal_change", "on_turn_end",
+         "replace_move")
 
 
 def register(cls: type[Mechanic]) -> type[Mechanic]:

@@ -79,6 +79,7 @@ class MysteryPlay(Mechanic):
     coexists = {"slot:play": "rule-free-actions-anytime-not-plays"}
     summary = "once a turn, play the top card of the draw pile at once (not one of your plays)"
     rulings = ("mystery-play-must-play-drawn", "mystery-play-surprise-too-late")
+    closes_windows_ruling = ("mystery-play-surprise-too-late",)
 
 
     def job(self, card):

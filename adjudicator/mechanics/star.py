@@ -27,15 +27,6 @@ def _attached_to(e, keeper: int) -> list[int]:
     return [c for c, k in e.state.attachments.items() if k == keeper]
 
 
-def _previous_player(e) -> str:
-    """The player whose turn ended last (the active player again after Take Another Turn)."""
-    st = e.state
-    if st.turns_in_a_row >= 2:
-        return st.active_player
-    order = [p for p in st.players if p not in st.eliminated or p == st.active_player]
-    return order[(order.index(st.active_player) - 1) % len(order)]
-
-
 def _turn_ends(e, card: int, player: str, inside: bool) -> None:
     """A turn-ending Action: whatever is left of a temporary hand is discarded, then the
     player meets the limits and the next turn begins."""
@@ -82,10 +73,9 @@ class PassesAtTurnEnd(Mechanic):
     player; discarded from play (by any card, a Limit included) it goes on top of the
     draw pile instead.
 
-    The engine has no end-of-turn hook for cards in front of players, so the move is
-    made at the first checkpoint of the following turn (`turn_number` >= 2 means the
-    engine itself started that turn; a marker in `free_used`, which every new turn
-    clears, makes it happen once)."""
+    It moves as its holder's turn ends, once they have met the limits and before the
+    next turn begins; a player it puts over a Limit, off their turn at that moment,
+    complies at once."""
 
     name = "passes_at_turn_end"
     card_types = _KEEPER
@@ -97,23 +87,19 @@ class PassesAtTurnEnd(Mechanic):
         e.say(f"{e.name(card)} is not discarded: it goes on top of the draw pile instead.")
         return move.instead(dst=DRAW, top=True)
 
-    def on_checkpoint(self, e, card, owner):
-        st = e.state
-        mark = f"passes_at_turn_end:{card}"
-        if st.turn_number < 2 or st.phase == "ending" or mark in st.free_used:
+    def on_turn_end(self, e, card, holder, player):
+        if holder != player or not self.power_active(e, card):
             return
-        st.free_used.append(mark)
-        if owner != _previous_player(e) or not self.power_active(e, card):
-            return
-        order = e.seat_order(start=owner)
+        order = e.seat_order(start=holder)
         if len(order) < 2:
             return
         to = order[1]
-        riders = _attached_to(e, card)          # the checkpoint has already settled attachments
+        riders = _attached_to(e, card)
         for c in (card, *riders):
-            e.transfer(c, table(to), src=table(owner), cause=TURN)
-        e.say(f"{owner}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
+            e.transfer(c, table(to), src=table(holder), cause=TURN)
+        e.say(f"{holder}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
               (f", with the attached {e.names(riders)}." if riders else "."))
+        e.checkpoint()          # (the receiver is off turn now: a Limit binds them at once)
 
 
 @register

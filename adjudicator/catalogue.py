@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from adjudicator import strictyaml
 from adjudicator.errors import CatalogueError, InputError
 from adjudicator.mechanics import REGISTRY, load_all
-from adjudicator.mechanics.base import CARD_TYPES, UNKNOWN, Mechanic
+from adjudicator.mechanics.base import BASIC, CARD_TYPES, UNKNOWN, Mechanic
 from adjudicator.names import normalize, suggest
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,7 +32,7 @@ EDITIONS = {
     "anatomy": "Anatomy Fluxx",
     "faq": "cards named in the online FAQ (other editions and promos)",
 }
-_RECORD_KEYS = ["name", "type", "editions", "aliases", "mechanic", "params", "numerals",
+_RECORD_KEYS = ["name", "type", "editions", "aliases", "mechanic", "also", "params", "numerals",
                 "tags", "effect", "certainty", "note", "generic", "copies"]
 _DEFAULT_MECHANIC = {"keeper": "keeper", "creeper": "blocking_creeper", "basic": "basic_rules"}
 
@@ -56,9 +56,14 @@ class CardDef:
     note: str = ""
     generic: bool = False
     copies: int = 1               # physical copies in a deck (stand-ins stand for many cards)
+    also: tuple[str, ...] = ()    # mechanics carried out after the main one ("X, and also Y")
 
     @functools.cached_property
     def impl(self) -> Mechanic:
+        if self.also:
+            from adjudicator.mechanics.composed import Composed
+
+            return Composed(REGISTRY[self.mechanic], tuple(REGISTRY[m] for m in self.also))
         return REGISTRY[self.mechanic]
 
     @functools.cached_property
@@ -70,7 +75,8 @@ class CardDef:
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name, "type": self.type, "editions": list(self.editions),
-            "aliases": list(self.aliases), "mechanic": self.mechanic, "params": self.params,
+            "aliases": list(self.aliases), "mechanic": self.mechanic, **({"also": list(self.also)} if self.also else {}),
+            "params": self.params,
             "numerals": sorted(self.numerals), "tags": sorted(self.tags), "effect": self.effect,
             "certainty": self.certainty,
         }
@@ -113,6 +119,11 @@ class Catalogue:
     def get(self, key: str) -> CardDef:
         return self.cards[key]
 
+    @functools.cached_property
+    def basic_rules(self) -> CardDef:
+        """The Basic Rules card (the one card of type basic)."""
+        return next(c for c in self.cards.values() if c.type == BASIC)
+
     def by_edition(self, edition: str | None) -> list[CardDef]:
         return [c for c in self.cards.values() if edition is None or edition in c.editions]
 
@@ -153,8 +164,8 @@ class Catalogue:
 
 
 def _check_params(card: str, mech_name: str, node: strictyaml.Node | None, numerals: list[str],
-                  record: strictyaml.Node) -> dict[str, Any]:
-    mech = REGISTRY[mech_name]
+                  record: strictyaml.Node, mech: Mechanic | None = None) -> dict[str, Any]:
+    mech = mech or REGISTRY[mech_name]
     given = node.as_map(f"params of {card!r}") if node is not None else {}
     params: dict[str, Any] = {}
     for key, value_node in given.items():
@@ -210,7 +221,9 @@ def _read_records(text: str, path: str) -> list[CardDef]:
         if mech.card_types and ctype not in mech.card_types:
             raise rec.error(f"card {name!r}: mechanic {mech_name!r} is for {', '.join(sorted(mech.card_types))} cards, not {ctype}")
         numerals = [n.as_str("numeral") for n in fields["numerals"].as_seq("numerals")] if "numerals" in fields else []
-        params = _check_params(name, mech_name, fields.get("params"), numerals, rec)
+        also = _read_also(name, ctype, mech, fields.get("also"))
+        params = _check_params(name, mech_name, fields.get("params"), numerals, rec,
+                               _composed(mech, also) if also else None)
         certainty = fields["certainty"].as_str("certainty") if "certainty" in fields else "full"
         if certainty not in ("full", "partial"):
             raise fields["certainty"].error("certainty must be full or partial")
@@ -224,8 +237,45 @@ def _read_records(text: str, path: str) -> list[CardDef]:
             note=fields["note"].as_str("note") if "note" in fields else "",
             generic=fields["generic"].as_bool("generic") if "generic" in fields else False,
             copies=fields["copies"].as_int("copies", 1, 999) if "copies" in fields else 1,
+            also=tuple(also),
         ))
     return out
+
+
+def _read_also(card: str, ctype: str, main: Mechanic, node: strictyaml.Node | None) -> list[str]:
+    """The `also` parts of a record (mechanic names), checked: each exists, is carried
+    out when played like the main part, and shares no argument name with another."""
+    if node is None:
+        return []
+    from adjudicator.mechanics.composed import PLAYABLE
+
+    names: list[str] = []
+    taken = {k: main.name for k in main.params}
+    if ctype not in PLAYABLE or not (main.card_types & PLAYABLE):
+        raise node.error(f"card {card!r}: `also` adds effects to a card carried out when played (an Action, a "
+                         f"Surprise or a Danger), not to a {ctype}")
+    for item in node.as_seq(f"also of {card!r}"):
+        name = item.as_str("mechanic")
+        if name not in REGISTRY:
+            close = suggest(name, {m: m for m in REGISTRY})
+            raise item.error(f"card {card!r}: no mechanic is called {name!r}" + (f" - did you mean {close[0]!r}?" if close else ""))
+        part = REGISTRY[name]
+        if not (part.card_types & PLAYABLE):
+            raise item.error(f"card {card!r}: {name!r} is not an effect carried out when played, so it cannot be added "
+                             "with `also`")
+        for key in part.params:
+            if key in taken:
+                raise item.error(f"card {card!r}: {name!r} and {taken[key]!r} both take the argument {key!r}; "
+                                 "parts of one card must have distinct arguments")
+            taken[key] = name
+        names.append(name)
+    return names
+
+
+def _composed(main: Mechanic, also: list[str]) -> Mechanic:
+    from adjudicator.mechanics.composed import Composed
+
+    return Composed(main, tuple(REGISTRY[m] for m in also))
 
 
 def _merge(records: list[CardDef]) -> list[CardDef]:
@@ -235,11 +285,12 @@ def _merge(records: list[CardDef]) -> list[CardDef]:
     for rec in records:
         group = by_name.setdefault(normalize(rec.name), [])
         for i, other in enumerate(group):
-            if (other.type, other.mechanic, other.params, other.numerals) == (rec.type, rec.mechanic, rec.params, rec.numerals):
+            if ((other.type, other.mechanic, other.also, other.params, other.numerals)
+                    == (rec.type, rec.mechanic, rec.also, rec.params, rec.numerals)):
                 group[i] = CardDef(
                     key=other.key, name=other.name, type=other.type,
                     editions=tuple(dict.fromkeys(other.editions + rec.editions)),
-                    mechanic=other.mechanic, params=other.params, numerals=other.numerals,
+                    mechanic=other.mechanic, also=other.also, params=other.params, numerals=other.numerals,
                     aliases=tuple(dict.fromkeys(other.aliases + rec.aliases)),
                     tags=other.tags | rec.tags, effect=other.effect, certainty=other.certainty,
                     note=other.note, generic=other.generic or rec.generic, copies=max(other.copies, rec.copies))
@@ -293,7 +344,7 @@ def default_catalogue() -> Catalogue:
     return catalogue
 
 
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 
 
 def _catalogue_key(files: list[tuple[str, str]]) -> str:
@@ -326,9 +377,10 @@ def _read_cached_catalogue(key: str) -> Catalogue | None:
         cards = [CardDef(key=r["key"], name=r["name"], type=r["type"], editions=tuple(r["editions"]),
                          mechanic=r["mechanic"], params=r["params"], numerals=frozenset(r["numerals"]),
                          aliases=tuple(r["aliases"]), tags=frozenset(r["tags"]), effect=r["effect"],
-                         certainty=r["certainty"], note=r["note"], generic=r["generic"], copies=r["copies"])
+                         certainty=r["certainty"], note=r["note"], generic=r["generic"], copies=r["copies"],
+                         also=tuple(r.get("also", ())))
                  for r in data["cards"]]
-        if any(c.mechanic not in REGISTRY for c in cards):
+        if any(m not in REGISTRY for c in cards for m in (c.mechanic, *c.also)):
             return None
         return Catalogue(cards)
     except (OSError, ValueError, KeyError, TypeError):
@@ -342,7 +394,8 @@ def _write_cached_catalogue(key: str, catalogue: Catalogue) -> None:
 
     cards = [{"key": c.key, "name": c.name, "type": c.type, "editions": list(c.editions), "mechanic": c.mechanic,
               "params": c.params, "numerals": sorted(c.numerals), "aliases": list(c.aliases), "tags": sorted(c.tags),
-              "effect": c.effect, "certainty": c.certainty, "note": c.note, "generic": c.generic, "copies": c.copies}
+              "effect": c.effect, "certainty": c.certainty, "note": c.note, "generic": c.generic, "copies": c.copies,
+              "also": list(c.also)}
              for c in catalogue]
     try:
         path = _catalogue_cache_path()

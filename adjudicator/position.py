@@ -474,7 +474,7 @@ class Position:
                    draw_pile=make(self.draw_pile), discard=make(self.discard), rules_pile=make(self.rules_pile),
                    scored=make(self.scored))
         st.solo = self.solo
-        defs.append(self.catalogue.resolve("Basic Rules"))
+        defs.append(self.catalogue.basic_rules)
         st.basic = len(defs) - 1
         st.eliminated = list(self.eliminated)
         st.active = players.index(self.turn) if self.turn in players else 0

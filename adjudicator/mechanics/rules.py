@@ -125,7 +125,7 @@ class NoHandBonus(Mechanic):
             n = e.num(card, "draw")
             e.say(f"{player} starts the turn with no cards: No-Hand Bonus gives {n} cards before the Draw rule, "
                   "and they do not count as the turn's draws.", "no-hand-bonus-draws-separate")
-            e.draw(player, n, why="No-Hand Bonus")
+            e.draw(player, n, why=e.name(card))
 
 
 @register

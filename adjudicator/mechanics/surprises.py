@@ -168,7 +168,7 @@ class ItsATrap(SurpriseMechanic):
     def cannot_answer(self, e, card, window, player):
         if player in window.victims:
             return None
-        name = e.state.defs[card].name if card is not None else "It's A Trap!"
+        name = e.state.defs[card].name if card is not None else "This Surprise"
         return (f"{name} answers only an action that is taking one of {player}'s Keepers; "
                 f"{e.name(window.card)} takes none (nobody receives a Keeper of {player}'s through it), so it would "
                 "have no effect", "no-burning-surprises", "stop-that-vs-free-action", "its-a-trap-takes-from-receiver")

@@ -271,7 +271,7 @@ class _Search:
                 values = values[:MAX_ANSWERS]
         else:   # a deal
             st = self.engine.state
-            players = [p for p in self.engine.seat_order(start=d.by) if p not in st.eliminated] \
+            players = [p for p in self.engine.core.seat_order(start=d.by) if p not in st.eliminated] \
                 if d.by in st.players else []
             cards = [st.defs[o].name if isinstance(o, int) else str(o) for o in d.options]
             if d.count and players and len(cards) == d.count * len(players):
@@ -289,7 +289,7 @@ class _Search:
         """The turn is over: a later turn began, it is ending, or nothing is left to do
         in it (no play, temporary hand, duty or free action: `Engine.turn_over_since`)."""
         self.engine.state, self.engine.pending = state, None
-        return self.engine.turn_over_since(self.turn)
+        return self.engine.core.turn_over_since(self.turn)
 
     def value(self, state: State, pending: Any) -> _Node:
         if state.winner == self.player:

@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator.continuations import Continuation, Pause
 from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision
-from adjudicator.log import Log
+from adjudicator.log import NamingTable
 from adjudicator.mechanics.base import ACTION, DANGER
 from adjudicator.names import normalize
 
@@ -17,16 +17,20 @@ from adjudicator.names import normalize
 _FATES = {"discard": ("is discarded", "stays in hand"), "discard_keepers": ("is discarded", "stays in play")}
 
 
-class Answers(Log):
-    """The engine's side of decisions (used by mechanics through `choose` and `chance`)."""
+class Decisions:
+    """A part of the rules core (`adjudicator.core.Core`): decisions and their answers,
+    used by the mechanics through `choose` and `chance`. It holds the answers given to
+    the run under way and whether that run may pause for one."""
 
-    _answers: list[Answer]          # the answers given to the run under way
-    _next_answer: int
-    _probing: bool                  # a trial run: take some legal answer instead of asking
-    _pause_blocked: int             # inside a check that wants a decision raised, not waited on
-    _cont: Continuation | None      # the run under way (a decision pauses it)
-    _peeked: bool                   # the run looked ahead for an answer not given yet
-    _defaulted: bool                # a trial took a default answer
+    def __init__(self, core: NamingTable) -> None:
+        self.core = core
+        self.answers: list[Answer] = []          # the answers given to the run under way
+        self.next_answer = 0
+        self.probing = False                     # a trial run: take some legal answer instead of asking
+        self.pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
+        self.cont: Continuation | None = None    # the run under way (a decision pauses it)
+        self.peeked = False                      # the run looked ahead for an answer not given yet
+        self.defaulted = False                   # a trial took a default answer
 
     def choose(self, kind: str, by: str, prompt: str, options: list[Any], *,
                count: int | None = None, minimum: int | None = None, chance: bool = False,
@@ -35,7 +39,7 @@ class Answers(Log):
         same terms (a copy id, a list of them, a player name, True/False, a number, or
         for `deal` a mapping of player -> list of copy ids)."""
         is_card = kind in ("discard", "discard_keepers", "card", "cards") or (chance and options and isinstance(options[0], int))
-        names = [self.name(o) for o in options] if is_card else [str(o) for o in options]
+        names = [self.core.name(o) for o in options] if is_card else [str(o) for o in options]
         if kind in ("discard", "discard_keepers") and count is not None and count >= len(options):
             return list(options)                      # no choice: everything goes
         if kind in ("card", "player") and len(options) == 1:
@@ -47,10 +51,10 @@ class Answers(Log):
                             chance=chance, option_names=names, cites=tuple(cites), fate=fate or _FATES.get(kind))
         answer = self._take_answer(decision)
         while answer is None:
-            if self._probing:
-                self._defaulted = True
+            if self.probing:
+                self.defaulted = True
                 return self._default_answer(decision)
-            if self._pause_blocked or self._cont is None or not self._cont.here():
+            if self.pause_blocked or self.cont is None or not self.cont.here():
                 raise NeedDecision(decision)
             Pause.wait(decision)                # the run stops here; an answer brings it back
             answer = self._take_answer(decision)
@@ -82,28 +86,28 @@ class Answers(Log):
         """The Action (or free action) being carried out has just made an outcome of
         chance known to the table (a card taken at random and seen, cards from the pile
         dealt out to the players): a Surprise against it is now too late."""
-        st = self.state
+        st = self.core.state
         st.windows = [replace(w, shown=True) if w.kind == "use" or (w.kind == "play" and w.card in st.resolving
                       and w.card_type in (ACTION, DANGER)) else w for w in st.windows]
 
     def next_answer_is_mapping(self) -> bool:
         """Whether the next scripted answer is a `choose:` mapping (a `deal` answer), for
         a deal that chance makes unless the table says how it fell."""
-        if self._next_answer >= len(self._answers):
+        if self.next_answer >= len(self.answers):
             # what the run does next depends on an answer not given yet: when it comes,
             # the event is carried out again from its start rather than gone on with
-            self._peeked = True
+            self.peeked = True
             return False
-        answer = self._answers[self._next_answer]
+        answer = self.answers[self.next_answer]
         return answer.verb == "choose" and isinstance(answer.value, dict)
 
     def _take_answer(self, decision: Decision) -> Answer | None:
-        if self._next_answer >= len(self._answers):
+        if self.next_answer >= len(self.answers):
             return None
-        answer = self._answers[self._next_answer]
+        answer = self.answers[self.next_answer]
         if answer.verb == "random" and not decision.chance:
             raise BadAnswer(f"a `random:` answer ({answer.value!r}) was given where {decision.describe()}")
-        self._next_answer += 1
+        self.next_answer += 1
         return answer
 
     def _match_card(self, decision: Decision, value: Any, pool: list[int], written: bool = False) -> int:
@@ -113,11 +117,11 @@ class Answers(Log):
             raise BadAnswer(f"{value!r} is not a card name; {decision.describe()} (options: {', '.join(decision.option_names)})")
         key = normalize(value)
         try:
-            wanted = self.cat.resolve(value).key if value.strip() != "?" else "?"
+            wanted = self.core.cat.resolve(value).key if value.strip() != "?" else "?"
         except Exception:
             wanted = None
         for c in pool:
-            d = self.state.defs[c]
+            d = self.core.state.defs[c]
             if d.key == wanted or normalize(d.name) == key:
                 return c
         raise BadAnswer(f"{value!r} is not one of the options: {decision.describe()} "
@@ -180,12 +184,12 @@ class Answers(Log):
         pool = list(decision.options)
         out: dict[str, list[int]] = {}
         for who, cards in value.items():
-            player = self._match_player(Decision("player", decision.by, decision.prompt, self.state.players), who)
+            player = self._match_player(Decision("player", decision.by, decision.prompt, self.core.state.players), who)
             out[player] = []
             for v in (cards if isinstance(cards, list) else [cards]):
                 c = self._match_card(decision, v, pool, written)
                 pool.remove(c)
                 out[player].append(c)
         if pool:
-            raise BadAnswer(f"the deal leaves {self.names(pool)} undealt; {decision.describe()}", forbidden=True)
+            raise BadAnswer(f"the deal leaves {self.core.names(pool)} undealt; {decision.describe()}", forbidden=True)
         return out

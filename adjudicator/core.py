@@ -17,16 +17,17 @@ checkpoint runs after every atomic event, always in this order:
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from adjudicator import interactions
-from adjudicator.answers import Answers
-from adjudicator.catalogue import CardDef
+from adjudicator.answers import Decisions
+from adjudicator.catalogue import CardDef, Catalogue
 from adjudicator.continuations import retiring
 from adjudicator.decisions import GameEnded, NeedDecision, Rejected
 from adjudicator.events import Event
-from adjudicator.log import Entry
+from adjudicator.log import Entry, Log
 from adjudicator.history import PLAY, SURPRISE as SURPRISE_PLAYED, USE
 from adjudicator.loops import EffectLoop
 from adjudicator.movement import (
@@ -36,14 +37,39 @@ from adjudicator.movement import (
 from adjudicator.mechanics.base import (
     ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
 )
-from adjudicator.quantities import Quantities
-from adjudicator.responses import Responses
-from adjudicator.state import State, TempHand
+from adjudicator.quantities import Figures
+from adjudicator.responses import Windows
+from adjudicator.state import State, TempHand, Window
 from adjudicator.systems import KNOCK_OUTS, System, present
+from adjudicator.variants import Variant, variant_for
 
-if TYPE_CHECKING:  # pragma: no cover
-    from adjudicator.engine import _Pending
 
+
+class _Say(Protocol):
+    def __call__(self, text: str, *cites: str, kind: str = "") -> None: ...
+
+
+class _Choose(Protocol):
+    def __call__(self, kind: str, by: str, prompt: str, options: list[Any], *, count: int | None = None,
+                 minimum: int | None = None, chance: bool = False, cites: tuple[str, ...] = (),
+                 fate: tuple[str, str] | None = None) -> Any: ...
+
+
+class _SeatOrder(Protocol):
+    def __call__(self, skip_active: bool = False, start: str | None = None) -> list[str]: ...
+
+
+class _WithEffect(Protocol):
+    def __call__(self, effect: str, player: str | None = None) -> list[int]: ...
+
+
+class _Limit(Protocol):
+    def __call__(self, player: str | None = None) -> int | None: ...
+
+
+class _OpenWindow(Protocol):
+    def __call__(self, kind: str, card: int, player: str, before: State, counted: bool = False,
+                 in_temp: bool = False) -> Window: ...
 
 
 
@@ -67,18 +93,85 @@ class _Atomic:
             core.checkpoint()
 
 
-class Core(Answers, Quantities, Responses):
-    """The rules as they act on the table (the Engine's rules core)."""
+class Core:
+    """The rules as they act on the table: the rules core. It owns the table as it now
+    stands (`state`) and receives its parts: the explanation (`log`), decisions and
+    their answers (`decisions`), the derived figures (`figures`), response windows
+    (`windows`) and the variant of the game (`variant`, chosen by `variant_for` unless
+    given). The mechanics' hooks receive the core itself, through the narrow interface
+    `adjudicator.mechanics.api.RulesCore`: what the parts answer there (say, choose,
+    num, plays_left...) is bound on the core once, so a hook reaches a part's answer
+    in one step."""
 
-    _graph: interactions.InteractionGraph | None
-    pending: _Pending | None
-    _checking: bool
-    _defer: int
-    _dirty: bool
-    _said_tie: frozenset[str]
-    _said_stall: set[tuple[int, str]]
-    _claim_notes: list[tuple[str, str, tuple[str, ...]]]
-    _revealed: dict[tuple[int, str], int]
+    def __init__(self, catalogue: Catalogue, state: State, *, variant: Variant | None = None,
+                 log: Log | None = None, decisions: Decisions | None = None, figures: Figures | None = None,
+                 windows: Windows | None = None) -> None:
+        self.cat = catalogue
+        self.state = state
+        self.variant = variant if variant is not None else variant_for(state)
+        self.log = log if log is not None else Log(self)
+        self.decisions = decisions if decisions is not None else Decisions(self)
+        self.figures = figures if figures is not None else Figures(self)
+        self.windows = windows if windows is not None else Windows(self)
+        self._graph: interactions.InteractionGraph | None = None
+        # the run under way (the driver saves and restores these with the parts' own)
+        self._checking = False
+        self._defer = 0
+        self._dirty = False
+        self._said_tie: frozenset[str] = frozenset()
+        self._said_stall: set[tuple[int, str]] = set()
+        self._claim_notes: list[tuple[str, str, tuple[str, ...]]] = []
+        self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
+        self._systems: tuple[list[CardDef], int, bool, tuple[System, ...]] | None = None
+        self._unseen_known: tuple[list[CardDef], int, bool] | None = None
+        # (the run under way and the table it started from, set by the driver for a play or
+        # a free action started from a settled table: see `table_before_action`)
+        self._origin: tuple[State, State] | None = None
+        # (the plays the last legal-events listing allowed: the table it judged them on,
+        # the player, and the cards' keys; see `_event_play`)
+        self._cleared: tuple[State, str, frozenset[str | None]] | None = None
+        self._bind_parts()
+
+    def _bind_parts(self) -> None:
+        log, decisions, figures, windows = self.log, self.decisions, self.figures, self.windows
+        self.say: _Say = log.say
+        self.name: Callable[[int], str] = log.name
+        self.names: Callable[[Iterable[int]], str] = log.names
+        self.choose: _Choose = decisions.choose
+        self.chance: Callable[[str, str, list[Any]], Any] = decisions.chance
+        self.effect_shown: Callable[[], None] = decisions.effect_shown
+        self.next_answer_is_mapping: Callable[[], bool] = decisions.next_answer_is_mapping
+        self.num: Callable[[int, str], int] = figures.num
+        self.seat_order: _SeatOrder = figures.seat_order
+        self.rule_cards: Callable[[], list[int]] = figures.rule_cards
+        self.with_effect: _WithEffect = figures.with_effect
+        self.draw_rule: Callable[[], int] = figures.draw_rule
+        self.draw_total: Callable[[str], int] = figures.draw_total
+        self.play_quota: Callable[[str], tuple[str, int]] = figures.play_quota
+        self.plays_left: Callable[[], int] = figures.plays_left
+        self.plays_left_label: Callable[[], int | str] = figures.plays_left_label
+        self.keeper_count: Callable[[str], int] = figures.keeper_count
+        self.holdings: Callable[[], dict[str, frozenset[str]]] = figures.holdings
+        self.draws_owed: Callable[[], int] = figures.draws_owed
+        self.hand_limit: _Limit = figures.hand_limit
+        self.keeper_limit: _Limit = figures.keeper_limit
+        self.agenda_size: Callable[[], int] = figures.agenda_size
+        self.answering: Callable[[str], tuple[int, ...]] = figures.answering
+        self.answering_in_front: Callable[[str], tuple[tuple[str, int], ...]] = figures.answering_in_front
+        self.ruled: Callable[[str], Any] = figures.ruled
+        self.play_bonus: Callable[[str], int] = figures.play_bonus
+        self.inflation: Callable[[], int] = figures.inflation
+        self.table_frozen: Callable[[], AbstractContextManager[None]] = figures.table_frozen
+        self.open_game_action: Callable[[str, str, str], None] = windows.open_game_action
+        self.record: Callable[[str, str, str], None] = windows.record
+        self.open_window: _OpenWindow = windows.open_window
+        self.note_victim: Callable[[str, str], None] = windows.note_victim
+        self.surprise_out_of_turn: Callable[[str, Event], None] = windows.surprise_out_of_turn
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The explanation of the run under way (the log's lines)."""
+        return self.log.entries
 
     @property
     def graph(self) -> interactions.InteractionGraph:
@@ -87,8 +180,6 @@ class Core(Answers, Quantities, Responses):
         if self._graph is None:
             self._graph = interactions.graph_for(self.cat)
         return self._graph
-
-    _systems: tuple[list[CardDef], int, bool, tuple[System, ...]] | None = None
 
     def systems(self) -> tuple[System, ...]:
         """The parts of the rules this game's cards use (`adjudicator.systems`). Card
@@ -155,31 +246,6 @@ class Core(Answers, Quantities, Responses):
         """Knock `player` out of the game: their hand and Keepers are discarded
         (`systems.KnockOuts`)."""
         KNOCK_OUTS.eliminate(self, player, by)
-
-    # -- what a variant of the game does differently (Solo Fluxx: adjudicator.solo) ----
-    def _knocked_out_rejoins(self, player: str) -> bool:
-        """A variant's own way with a knocked-out player (True: handled)."""
-        return False
-
-    def _score(self, met: dict[str, list[int]]) -> bool:
-        """A variant that scores Goals instead of winning by them (True: scored)."""
-        return False
-
-    def _deck_ran_out(self) -> None:
-        """The draw pile and the discard pile are both needed and the variant ends the
-        game there (Solo Fluxx); the standard game reshuffles."""
-
-    def _rules_displaced(self, card: int) -> tuple[list[int], tuple[str, ...]]:
-        """The rules in play that a new rule displaces, and the rulings that say so."""
-        st = self.state
-        displaced = self.graph.displaced_by(st.defs[card].key, [st.defs[r].key for r in st.rules])
-        return [r for r in st.rules if st.defs[r].key in displaced], ()
-
-    def _between_turns(self, player: str) -> str | None:
-        """What happens between `player`'s turn and the next, in a variant that has
-        something there (Solo Fluxx turns up a rule): the player whose turn is next,
-        or None to go on as usual."""
-        return None
 
     def _event_deal(self) -> None:
         """The game's set-up (`deal: true`): three cards each, one at a time from the
@@ -340,7 +406,7 @@ class Core(Answers, Quantities, Responses):
                 self.say(f"A Goal is met at the same moment ({', '.join(sorted(met))}); the seeds are silent on this, and "
                          "the engine lets the Ungoal end the game, since it ends it immediately.", "rule-ungoal-all-lose")
             raise GameEnded()
-        if met and self._score(met):
+        if met and self.variant.score(self, met):
             return
         if len(met) == 1:
             (player, goals), = met.items()
@@ -369,7 +435,7 @@ class Core(Answers, Quantities, Responses):
     def reshuffle(self) -> bool:
         """The draw pile is empty: shuffle the discard pile into a new one."""
         st = self.state
-        self._deck_ran_out()
+        self.variant.deck_ran_out(self)
         if not st.discard:
             return False
         cards = list(st.discard)
@@ -451,7 +517,8 @@ class Core(Answers, Quantities, Responses):
         defs = st.defs
         rules, front = self.answering("replace_move"), self.answering_in_front("replace_move")
         own = "replace_move" in defs[move.card].impl.overridden
-        if not rules and not front and not own and not self._variant_replaces:
+        variant = self.variant if self.variant.replaces_moves else None
+        if not rules and not front and not own and variant is None:
             return move
         asked: list[tuple[int, str | None]] = [(r, None) for r in rules] + [(k, p) for p, k in front]
         used: set[int] = set()
@@ -467,20 +534,13 @@ class Core(Answers, Quantities, Responses):
                     move = other
                     break
             else:
-                if self._variant_replaces and -1 not in used:
-                    other = self._replace_move(move)
+                if variant is not None and -1 not in used:
+                    other = variant.replace_move(self, move)
                     if other is not None and other != move:
                         used.add(-1)
                         move = other
                         continue
                 return move
-
-    # (whether the variant of the game answers `_replace_move`)
-    _variant_replaces = False
-
-    def _replace_move(self, move: Move) -> Move | None:
-        """A variant's own replacement of a move (Solo Fluxx's Rules discard pile)."""
-        return None
 
     def discard(self, card: int, by: str | None = None, *, cause: str = EFFECT, src: Zone | None = None) -> Move:
         """Put `card` on the discard pile from wherever it is (a hand, a table, the
@@ -543,7 +603,7 @@ class Core(Answers, Quantities, Responses):
 
     def place_rule(self, card: int, by: str) -> None:
         st = self.state
-        old, why = self._rules_displaced(card)
+        old, why = self.variant.rules_displaced(self, card)
         key = st.defs[card].key
         same = [r for r in old if self.graph.same_job(key, st.defs[r].key)]
         if same:
@@ -754,9 +814,6 @@ class Core(Answers, Quantities, Responses):
         if frame.source in st.resolving:
             self.finish_action(frame.source, frame.owner)
 
-    def _random_first_play(self, ev: Event) -> bool:
-        return ev.verb == "random" and self.pending is None and self.first_play_is_random()
-
     def first_play_is_random(self) -> bool:
         st = self.state
         if st.temp_hands or st.played or st.phase != "play" or not self.with_effect("first_play_random"):
@@ -823,14 +880,6 @@ class Core(Answers, Quantities, Responses):
             else:
                 out.append(None)
         return out
-
-    # (the run under way and the table it started from, set by the driver for a play or
-    # a free action started from a settled table: see `table_before_action`)
-    _origin: tuple[State, State] | None = None
-
-    # (the plays the last legal-events listing allowed: the table it judged them on,
-    # the player, and the cards' keys; see `_event_play`)
-    _cleared: tuple[State, str, frozenset[str | None]] | None = None
 
     def _untouched_origin(self) -> State | None:
         """The table the step started from, while the run has changed nothing of it
@@ -1002,14 +1051,14 @@ class Core(Answers, Quantities, Responses):
             impl = st.defs[c].impl
             if not impl.free_action or (impl.once_per_turn and st.defs[c].key in st.free_used):
                 continue
-            self._pause_blocked += 1
+            self.decisions.pause_blocked += 1
             try:
                 if impl.cannot_use(self, c, player) is None:
                     return True
             except (Rejected, NeedDecision):
                 continue
             finally:
-                self._pause_blocked -= 1
+                self.decisions.pause_blocked -= 1
         return False
 
     def turn_duty(self, player: str) -> str | None:
@@ -1109,8 +1158,6 @@ class Core(Answers, Quantities, Responses):
                     f"({', '.join(dict.fromkeys(where))}); list a second copy explicitly if the deck holds one")
         return None
 
-    _unseen_known: tuple[list[CardDef], int, bool] | None = None
-
     def _unseen_on_table(self) -> bool:
         """Whether any card nobody has seen ('?') is among the table's cards (its
         definitions only grow, as cards are revealed, so the answer is kept per length)."""
@@ -1160,7 +1207,7 @@ class Core(Answers, Quantities, Responses):
             swapped.append(w)
         st.windows = swapped
         where = "temporary hand" if source is not st.hands[player] else "hand"
-        self.entries.append(Entry(f"{player} reveals one of the unseen cards ('?') in their {where}: "
+        self.log.entries.append(Entry(f"{player} reveals one of the unseen cards ('?') in their {where}: "
                                   f"it is {self.name(new)}.", kind="reveal"))
         return new
 
@@ -1195,7 +1242,7 @@ class Core(Answers, Quantities, Responses):
         if self.hand_limit() is not None or self.keeper_limit() is not None:
             self.say(f"{player} now has to respect the limits, as it is no longer their turn.",
                      "rule-limits-only-off-turn", *(("turn-end-still-limits",) if immediately else ()))
-        between = self._between_turns(player)
+        between = self.variant.between_turns(self, player)
         if between is not None:
             nxt = between
         else:

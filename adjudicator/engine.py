@@ -14,8 +14,6 @@ The layers, each a module: the explanation log (`log`), decisions and answers
 
 from __future__ import annotations
 
-import operator
-
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -23,40 +21,18 @@ from typing import Any, Iterator, cast
 
 from adjudicator.catalogue import CardDef, Catalogue
 from adjudicator.continuations import Continuation, Pause, Retired
+from adjudicator.pending import LiveRun, Pending
 from adjudicator.core import Core
+from adjudicator.quantities import Figures
+from adjudicator.variants import Variant
 from adjudicator.decisions import Answer, BadAnswer, Decision, GameEnded, NeedDecision, Rejected
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.log import Entry, StepResult, cites_of
 from adjudicator.mechanics.base import SURPRISE, UNKNOWN
-from adjudicator.quantities import FigureShelf
 from adjudicator.state import State
 
 __all__ = ["Engine", "Entry", "StepResult", "cites_of"]
-
-
-@dataclass
-class _Pending:
-    event: Event
-    snapshot: State
-    answers: list[Answer] = field(default_factory=list)
-    decision: Decision | None = None
-    shown: int = 0                     # explanation entries already reported
-    start_turn: int = 0
-    resume: "_Pending | None" = None   # for a Surprise answering a play mid-effect: that play, waiting
-    live: "_Live | None" = field(default=None, compare=False, repr=False)   # the paused run, to go on from
-
-
-@dataclass
-class _Live:
-    """A run paused at its decision: the continuation, the engine's run context at the
-    pause, and the pending decision it belongs to (a copy of that pending, as an
-    analysis makes, carries the event out again instead)."""
-
-    run: Continuation
-    context: tuple[Any, ...]
-    owner: "weakref.ref[_Pending]"
-
 
 
 # events whose waiting effect a Surprise may still come before: a play or free action
@@ -96,59 +72,41 @@ class _TurnEndOutcome:
     refusal: Rejected | None
 
 
-class Engine(Core):
-    """The event driver over the rules core."""
+class Engine:
+    """The event driver: it has a rules core (`core`) and carries each event out
+    through it, on a copy of the table, inside a run that a decision may pause."""
 
     # judge every refusal by carrying the event out in full on a copy, never by the
     # checks made before anything happens alone: slower, and the reference that
     # tests/test_legal_events.py holds the cheap way to
     exhaustive = False
 
-    @property
-    def engine(self) -> Engine:
-        """The engine itself, as the mixins hand it to the cards' hooks."""
-        return self
-
-    def __new__(cls, catalogue: Catalogue, state: State) -> Engine:
-        # a table's variant of the game is a subclass (python-chess's way): Solo Fluxx
-        if cls is Engine and state.solo:
-            from adjudicator.solo import SoloFluxx
-            cls = SoloFluxx
-        return super().__new__(cls)
-
-    def __init__(self, catalogue: Catalogue, state: State):
+    def __init__(self, catalogue: Catalogue, state: State, core: Core | None = None):
         self.cat = catalogue
-        self.state = state
-        self._graph = None
-        self.pending: _Pending | None = None
-        self.entries: list[Entry] = []
-        self._answers: list[Answer] = []
-        self._next_answer = 0
-        self._checking = False
-        self._defer = 0
-        self._dirty = False
-        self._said_tie: frozenset[str] = frozenset()
-        self._said_stall: set[tuple[int, str]] = set()
-        self._claim_notes: list[tuple[str, str, tuple[str, ...]]] = []
-        self._probing = False
+        self.core = core if core is not None else Core(catalogue, state)
+        self.pending: Pending | None = None
         if state.goals_seen is None:
             state.goals_seen = frozenset(state.goals)
-        self._resume: _Pending | None = None      # the waiting play the running Surprise answers
-        self._resumed: _Pending | None = None     # a waiting play a cancel brought back
-        self._event_turn = 0                      # the turn the running event belongs to
-        self._preempted: _Pending | None = None   # an event set aside because a Surprise came before it
-        self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
-        self._cont: Continuation | None = None    # the run under way (a decision pauses it)
-        # (kept on the instance: the figures and the checkpoint read them at every step)
-        self._frozen = None
-        self._face_up_shelf, self._rules_shelf = FigureShelf(2048), FigureShelf(512)
-        self._systems = None
-        self._pause_blocked = 0                   # inside a check that wants a decision raised, not waited on
-        self._peeked = False                      # the run looked ahead for an answer not given yet
-        self._unseen_known = None
-        self._defaulted = False                   # a trial took a default answer
         self._ended_turn: _EndedTurn | None = None   # kept from the last listing, for the next event
         self._reusable: _EndedTurn | None = None     # that, while the next event runs from its table
+
+    @property
+    def state(self) -> State:
+        """The table as it now stands (the rules core's)."""
+        return self.core.state
+
+    @state.setter
+    def state(self, table: State) -> None:
+        self.core.state = table
+
+    @property
+    def figures(self) -> Figures:
+        """The derived quantities of the table as it now stands."""
+        return self.core.figures
+
+    @property
+    def variant(self) -> Variant:
+        return self.core.variant
 
     # -- running events -------------------------------------------------------
     def submit(self, event: Event) -> StepResult:
@@ -169,7 +127,7 @@ class Engine(Core):
         ended, self._ended_turn = self._ended_turn, None
         if event.verb in ("choose", "random") and not self._random_first_play(event):
             raise ScenarioFault(f"`{event.describe()}` answers nothing: no decision is pending")
-        pend = _Pending(event, self.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
+        pend = Pending(event, self.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
                         start_turn=self.state.turn_number)
         self._reusable = ended if ended is not None and ended.origin is self.state else None
         try:
@@ -195,17 +153,17 @@ class Engine(Core):
         own = any(w.serial == partial.serial for w in partial.windows)
         self.pending = None
         if own:
-            sub = _Pending(event, partial, answers, start_turn=waiting.start_turn, resume=waiting)
+            sub = Pending(event, partial, answers, start_turn=waiting.start_turn, resume=waiting)
         else:
-            sub = _Pending(event, waiting.snapshot, answers, start_turn=waiting.start_turn)
-        self._preempted = None if own else waiting
+            sub = Pending(event, waiting.snapshot, answers, start_turn=waiting.start_turn)
+        self.core.windows.preempted = None if own else waiting
         try:
             result = self._run(sub)
         except ScenarioFault:
             self.state, self.pending = partial, waiting
             raise
         finally:
-            self._preempted = None
+            self.core.windows.preempted = None
         if result.status == "rejected":
             self.state, self.pending = partial, waiting
             result.decision = waiting.decision
@@ -217,7 +175,7 @@ class Engine(Core):
         two Surprises are now in the discard pile) with the answers given so far; it
         usually stops at the same decision, unless the table has changed so that it
         needs no decision any more (or cannot be made at all)."""
-        resumed, self._resumed = self._resumed, None
+        resumed, self.core.windows.resumed = self.core.windows.resumed, None
         assert resumed is not None
         chain = [w for w in self.state.windows if w.kind == "surprise"]     # the counter can still be answered
         more = self._run(resumed)
@@ -226,7 +184,7 @@ class Engine(Core):
         if more.status == "rejected":
             entries = entries + [Entry(f"`{resumed.event.describe()}` cannot be carried out again on the table as it "
                                        f"now stands, so it does not happen: {more.reason}", more.entries[0].cites)]
-            return StepResult(event, "done", entries, turn_over=self.turn_over_since(resumed.start_turn))
+            return StepResult(event, "done", entries, turn_over=self.core.turn_over_since(resumed.start_turn))
         return StepResult(event, more.status, entries + more.entries, decision=more.decision,
                           turn_over=more.turn_over)
 
@@ -244,48 +202,51 @@ class Engine(Core):
         if decision is not None and verb == "random" and not decision.chance:
             raise ScenarioFault(f"`random:` answers a draw of chance, but the engine waits for {decision.describe()}")
 
-    # the engine's state for the run under way: saved when a run pauses or a trial
-    # steps aside, put back when it goes on
-    _CONTEXT = ("state", "entries", "_answers", "_next_answer", "_defer", "_checking", "_dirty", "_said_tie",
-                "_said_stall", "_claim_notes", "_resume", "_resumed", "_event_turn", "_preempted", "_probing", "_peeked")
-
+    # the engine's state for the run under way, held by the rules core and its parts:
+    # saved when a run pauses or a trial steps aside, put back when it goes on
     def _context(self) -> tuple[Any, ...]:
-        return _CONTEXT_OF(self)
+        r = self.core
+        d, w = r.decisions, r.windows
+        return (r.state, r.log.entries, d.answers, d.next_answer, r._defer, r._checking, r._dirty, r._said_tie,
+                r._said_stall, r._claim_notes, w.resume, w.resumed, w.event_turn, w.preempted, d.probing, d.peeked)
 
     def _set_context(self, context: tuple[Any, ...]) -> None:
-        self.__dict__.update(zip(self._CONTEXT, context))     # (plain attributes, each of them)
+        r = self.core
+        d, w = r.decisions, r.windows
+        (r.state, r.log.entries, d.answers, d.next_answer, r._defer, r._checking, r._dirty, r._said_tie,
+         r._said_stall, r._claim_notes, w.resume, w.resumed, w.event_turn, w.preempted, d.probing, d.peeked) = context
 
-    def _run(self, pend: _Pending) -> StepResult:
+    def _run(self, pend: Pending) -> StepResult:
         live, pend.live = pend.live, None
         if (live is not None and live.owner() is pend and live.run.resumable() and live.context[0] is self.state):
             # the event goes on from the decision it paused at (`choose` takes the new answer)
             self._set_context(live.context)
             run, args = live.run, None
-            self._cont = run
+            self.core.decisions.cont = run
         else:
             self.state = pend.snapshot.clone()
             self.state.serial += 1
             # a play or free action starting from the settled table may share that table
             # as its window's (`Core.table_before_action`); a Surprise answering a paused
             # run starts from a table that run still changes
-            self._origin = (self.state, pend.snapshot) if pend.event.verb in ("play", "use", "random") else None
-            self._answers = pend.answers
-            self._next_answer = 0
-            self._defer = 0
-            self._checking = False
-            self.entries = []
-            self._said_tie = frozenset()
-            self._said_stall = set()
-            self._resume = pend.resume
-            self._resumed = None
-            self._event_turn = pend.start_turn
-            self._peeked = False
+            self.core._origin = (self.state, pend.snapshot) if pend.event.verb in ("play", "use", "random") else None
+            self.core.decisions.answers = pend.answers
+            self.core.decisions.next_answer = 0
+            self.core._defer = 0
+            self.core._checking = False
+            self.core.log.entries = []
+            self.core._said_tie = frozenset()
+            self.core._said_stall = set()
+            self.core.windows.resume = pend.resume
+            self.core.windows.resumed = None
+            self.core.windows.event_turn = pend.start_turn
+            self.core.decisions.peeked = False
             run, args = Continuation(self._carry_out), (pend.event,)
-            self._cont = run
+            self.core.decisions.cont = run
         try:
             out = run.resume() if args is None else run.start(*args)
-            if not isinstance(out, Pause) and self._next_answer < len(self._answers):
-                left = [a.value for a in self._answers[self._next_answer:]]
+            if not isinstance(out, Pause) and self.core.decisions.next_answer < len(self.core.decisions.answers):
+                left = [a.value for a in self.core.decisions.answers[self.core.decisions.next_answer:]]
                 self.state = pend.snapshot
                 self.pending = None
                 raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}")
@@ -306,23 +267,23 @@ class Engine(Core):
             self.pending = pend.resume
             if not bad.forbidden:
                 raise ScenarioFault(str(bad)) from None
-            return self._refuse_answer(pend, self._next_answer - 1, str(bad))
+            return self._refuse_answer(pend, self.core.decisions.next_answer - 1, str(bad))
         finally:
-            self._cont = None
+            self.core.decisions.cont = None
         if isinstance(out, Pause):
             pend.decision = out.question
-            if run.resumable() and not self._peeked:
-                pend.live = _Live(run, self._context(), weakref.ref(pend))
+            if run.resumable() and not self.core.decisions.peeked:
+                pend.live = LiveRun(run, self._context(), weakref.ref(pend))
             self.pending = pend
-            entries = self.entries[pend.shown:]
-            pend.shown = len(self.entries)
+            entries = self.core.log.entries[pend.shown:]
+            pend.shown = len(self.core.log.entries)
             return StepResult(pend.event, "waiting", entries, decision=pend.decision,
-                              turn_over=self.turn_over_since(self._event_turn))
-        entries = self.entries[pend.shown:]
+                              turn_over=self.core.turn_over_since(self.core.windows.event_turn))
+        entries = self.core.log.entries[pend.shown:]
         self.pending = None
-        if self._resumed is not None:           # a counter-Surprise let a waiting play go on
+        if self.core.windows.resumed is not None:           # a counter-Surprise let a waiting play go on
             return self._go_on(pend.event, entries)
-        return StepResult(pend.event, "done", entries, turn_over=self.turn_over_since(self._event_turn))
+        return StepResult(pend.event, "done", entries, turn_over=self.core.turn_over_since(self.core.windows.event_turn))
 
     def _carry_out(self, ev: Event) -> None:
         """The body of a run (inside its continuation)."""
@@ -331,7 +292,7 @@ class Engine(Core):
         except Retired:
             pass            # a paused run retired: its stack has unwound, touching nothing
 
-    def _refuse_answer(self, pend: _Pending, index: int, reason: str) -> StepResult:
+    def _refuse_answer(self, pend: Pending, index: int, reason: str) -> StepResult:
         """An answer the rules forbid (format 1.1, item 6) is refused like an event: the
         table is as it was before that answer and the decision stays pending."""
         pend.answers = pend.answers[:index]
@@ -347,16 +308,21 @@ class Engine(Core):
         return StepResult(pend.event, "rejected", [*result.entries, Entry(text)], reason=reason,
                           decision=result.decision, turn_over=result.turn_over)
 
+    def _random_first_play(self, ev: Event) -> bool:
+        """Whether a `random:` event with no decision pending is the first play of a
+        turn under First Play Random."""
+        return ev.verb == "random" and self.pending is None and self.core.first_play_is_random()
+
     def _dispatch(self, ev: Event) -> None:
         st = self.state
         if ev.verb == "deal":
-            return self._event_deal()
+            return self.core._event_deal()
         if ev.verb in ("join", "leave"):
-            return self._event_join(ev.answer) if ev.verb == "join" else self._event_leave(ev.answer)
+            return self.core._event_join(ev.answer) if ev.verb == "join" else self.core._event_leave(ev.answer)
         player = ev.by or st.active_player
         if player not in st.players:
             raise Rejected(f"there is no player called {player!r}")
-        if ev.verb in ("play", "use") and self._turn_ends_for(player):
+        if ev.verb in ("play", "use") and self.core._turn_ends_for(player):
             self._end_turn_for(player, ev)
         self._dispatch_verb(player, ev)
 
@@ -373,26 +339,26 @@ class Engine(Core):
             # nobody anything: its table is what ending it again would give
             self._reusable = None
             self.state = ended.state
-            self.entries.extend(ended.entries)
-            self._said_tie, self._said_stall, self._claim_notes = ended.said
+            self.core.log.entries.extend(ended.entries)
+            self.core._said_tie, self.core._said_stall, self.core._claim_notes = ended.said
             return
         why = f"{self.state.active_player} has no play left, and {player} acts"
-        kept, table, shown, stalls = self._context(), self.state.clone(), len(self.entries), set(self._said_stall)
-        self._pause_blocked += 1
+        kept, table, shown, stalls = self._context(), self.state.clone(), len(self.core.log.entries), set(self.core._said_stall)
+        self.core.decisions.pause_blocked += 1
         try:
-            self.end_turn(why)
+            self.core.end_turn(why)
             return
         except NeedDecision:
             self._set_context(kept)
             self.state = table
-            del self.entries[shown:]
-            self._said_stall = stalls
+            del self.core.log.entries[shown:]
+            self.core._said_stall = stalls
         finally:
-            self._pause_blocked -= 1
+            self.core.decisions.pause_blocked -= 1
         refusal, = self._refusals_after_turn_end(player, [ev])
         if refusal is not None:
             raise refusal
-        self.end_turn(why)
+        self.core.end_turn(why)
 
     def _game_over_refusal(self, ev: Event) -> Rejected | None:
         """Once the game is over only a Surprise answering the winning play may come."""
@@ -404,18 +370,18 @@ class Engine(Core):
 
     def _dispatch_verb(self, player: str, ev: Event) -> None:
         if ev.verb in ("play", "surprise"):
-            self.reveal_unseen(player, ev.card)
+            self.core.reveal_unseen(player, ev.card)
         refusal = self._game_over_refusal(ev)
         if refusal is not None:
             raise refusal
         if ev.verb == "play" or (ev.verb == "random" and self._random_first_play(ev)):
-            self._event_play(player, ev)
+            self.core._event_play(player, ev)
         elif ev.verb == "use":
-            self._event_use(player, ev)
+            self.core._event_use(player, ev)
         elif ev.verb == "surprise":
-            self._event_surprise(player, ev)
+            self.core._event_surprise(player, ev)
         elif ev.verb == "end_turn":
-            self._event_end_turn(player)
+            self.core._event_end_turn(player)
         else:  # pragma: no cover - the loader only makes the verbs above
             raise ScenarioFault(f"unknown event {ev.verb!r}")
 
@@ -428,13 +394,13 @@ class Engine(Core):
         all the events together: `_upfront_refusals`), unless a card nobody has seen
         ('?') is on the table (or the engine is `exhaustive`): then each event is carried
         out in full on its own copy. Nothing is kept."""
-        full = self.exhaustive or self._unseen_on_table()
+        full = self.exhaustive or self.core._unseen_on_table()
         with self._after_turn_end(player, listing) as ended:
             if ended is not None:
                 return [ended.refusal] * len(events)
             if not full:
                 verb, = {ev.verb for ev in events}
-                with self.table_frozen():        # (the trial table does not change while it is judged)
+                with self.core.table_frozen():        # (the trial table does not change while it is judged)
                     over = self._game_over_refusal(events[0])
                     if over is not None:
                         return [over] * len(events)
@@ -463,26 +429,26 @@ class Engine(Core):
         kept for that event (`_EndedTurn`)."""
         keep = self._context()
         self.state = self.state.clone()
-        self.entries = []
-        self._probing = True
-        self._defaulted = False
+        self.core.log.entries = []
+        self.core.decisions.probing = True
+        self.core.decisions.defaulted = False
         if listing:
             self.state.serial += 1
-            self._answers, self._next_answer, self._defer, self._checking = [], 0, 0, False
-            self._said_tie, self._said_stall, self._claim_notes = frozenset(), set(), []
-            self._resume = self._resumed = self._preempted = None
+            self.core.decisions.answers, self.core.decisions.next_answer, self.core._defer, self.core._checking = [], 0, 0, False
+            self.core._said_tie, self.core._said_stall, self.core._claim_notes = frozenset(), set(), []
+            self.core.windows.resume = self.core.windows.resumed = self.core.windows.preempted = None
         try:
             try:
-                self.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
+                self.core.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
             except Rejected as refusal:
                 yield _TurnEndOutcome(refusal)
                 return
             except (NeedDecision, BadAnswer, ScenarioFault, GameEnded):
                 yield _TurnEndOutcome(None)
                 return
-            if listing and not self._defaulted and not self.exhaustive:
-                self._ended_turn = _EndedTurn(keep[0], player, self.state, list(self.entries),
-                                              (self._said_tie, set(self._said_stall), list(self._claim_notes)))
+            if listing and not self.core.decisions.defaulted and not self.exhaustive:
+                self._ended_turn = _EndedTurn(keep[0], player, self.state, list(self.core.log.entries),
+                                              (self.core._said_tie, set(self.core._said_stall), list(self.core._claim_notes)))
             yield None
         finally:
             self._set_context(keep)
@@ -516,7 +482,7 @@ class Engine(Core):
             for p in st.players:
                 pools = [st.hands[p]] + ([t.cards for t in st.temp_hands] if p == player else [])
                 out.append(("surprise", p, _distinct(defs, pools, surprises=True)))
-        nxt = self._turn_ends_next()        # (before the active turn is over, the next player may not play)
+        nxt = self.core._turn_ends_next()        # (before the active turn is over, the next player may not play)
         if nxt is not None:
             out.append(("play", nxt, _distinct(defs, [st.hands[nxt]])))
         return out
@@ -546,12 +512,12 @@ class Engine(Core):
         a Surprise, an event while a decision waits, and any event at a table holding
         '?' are tried in full on a copy, and so is everything when the engine is
         `exhaustive`. `tests/test_legal_events.py` holds the two ways to one answer."""
-        with self.table_frozen():
+        with self.core.table_frozen():
             return self._legal_events()
 
     def _legal_events(self) -> list[Event]:
         st = self.state
-        if self.exhaustive or self.pending is not None or st.game_over or self._unseen_on_table():
+        if self.exhaustive or self.pending is not None or st.game_over or self.core._unseen_on_table():
             return [ev for ev in self.candidate_events() if self._accepted_on_trial(ev)]
         active = st.active_player
         out: list[Event] = []
@@ -568,7 +534,7 @@ class Engine(Core):
                 refusals = self._upfront_refusals(player, verb, keys)
                 allowed = [key for key, refusal in zip(keys, refusals) if refusal is None]
                 if verb == "play":
-                    self._cleared = (st, player, frozenset(allowed))
+                    self.core._cleared = (st, player, frozenset(allowed))
                 out += [Event(verb, key, by=player) for key in allowed]
         return out
 
@@ -577,12 +543,12 @@ class Engine(Core):
         `player`'s events `verb` (plays, free actions or ending the turn) naming `keys`,
         on the table as it stands, or None. Plays are judged together (`_play_refusals`:
         what does not depend on the card is worked out once)."""
-        self._pause_blocked += 1
+        self.core.decisions.pause_blocked += 1
         try:
             named = cast("list[str]", keys)          # (plays and free actions always name a card)
             if verb == "play":
                 try:
-                    return self._play_refusals(player, [self.cat.get(key) for key in named])
+                    return self.core._play_refusals(player, [self.cat.get(key) for key in named])
                 except Rejected as refusal:
                     return [refusal] * len(keys)
                 except NeedDecision:
@@ -590,19 +556,18 @@ class Engine(Core):
             out: list[Rejected | None] = []
             for key in named:
                 try:
-                    out.append(self._use_refusal(player, self.cat.get(key))[1] if verb == "use"
-                               else self._end_turn_refusal(player))
+                    out.append(self.core._use_refusal(player, self.cat.get(key))[1] if verb == "use"
+                               else self.core._end_turn_refusal(player))
                 except Rejected as refusal:
                     out.append(refusal)
                 except NeedDecision:
                     out.append(None)
             return out
         finally:
-            self._pause_blocked -= 1
+            self.core.decisions.pause_blocked -= 1
 
     def _accepted_on_trial(self, ev: Event) -> bool:
         result = self.try_event(ev)
         return result is not None and result.status != "rejected"
 
 
-_CONTEXT_OF = operator.attrgetter(*Engine._CONTEXT)

@@ -4,7 +4,7 @@ result of one step, and the part of the engine that writes the lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import Decision
@@ -42,11 +42,13 @@ class StepResult:
 
 
 class Log:
-    """Writing the explanation: lines in order, with the rulings that decide them."""
+    """A part of the rules core (`adjudicator.core.Core`): the explanation of the run
+    under way, each line said with the rulings that decide it. It reads the table only
+    to name cards (`core.state`)."""
 
-    state: State
-    cat: Catalogue
-    entries: list[Entry]
+    def __init__(self, core: TableHolder) -> None:
+        self.core = core
+        self.entries: list[Entry] = []
 
     def say(self, text: str, *cites: str, kind: str = "") -> None:
         """One line of the explanation. `kind` marks a line that decides an outcome
@@ -54,10 +56,25 @@ class Log:
         self.entries.append(Entry(text, tuple(filter(None, cites)), kind))
 
     def name(self, card: int) -> str:
-        return self.state.defs[card].name
+        return self.core.state.defs[card].name
 
     def names(self, cards: Iterable[int]) -> str:
         cards = list(cards)
         if not cards:
             return "nothing"
-        return ", ".join(self.name(c) for c in cards)
+        defs = self.core.state.defs
+        return ", ".join(defs[c].name for c in cards)
+
+
+class TableHolder(Protocol):
+    """What a part of the rules core reads: the table as it now stands, and the cards."""
+
+    state: State
+    cat: Catalogue
+
+
+class NamingTable(TableHolder, Protocol):
+    """A table holder that also names cards (the rules core, through its Log)."""
+
+    def name(self, card: int) -> str: ...
+    def names(self, cards: Iterable[int]) -> str: ...

@@ -229,7 +229,7 @@ def _surprise_target(engine: Engine, ev: Event) -> Window | None:
         return None
     assert ev.by is not None            # a listed Surprise names who plays it
     try:
-        return engine._pick_target(ev.by, ev, surprise_side(engine.cat.get(ev.key)))
+        return engine.core.windows._pick_target(ev.by, ev, surprise_side(engine.cat.get(ev.key)))
     except Rejected:
         return None
 
@@ -281,11 +281,11 @@ def reveal_groups(engine: Engine, editions: Iterable[str] | None = None) -> list
     if st.game_over:
         return out
     players = [st.active_player]
-    nxt = engine.next_player()
+    nxt = engine.core.next_player()
     if nxt != st.active_player:
         players.append(nxt)
     for p in players:
-        if not any(st.defs[c].type == UNKNOWN for c in engine.unseen_source(p)):
+        if not any(st.defs[c].type == UNKNOWN for c in engine.core.unseen_source(p)):
             continue
         by_type: dict[str, list[Move]] = {}
         for ev in _try_reveals(engine, p, "play", cards):
@@ -300,10 +300,10 @@ def reveal_groups(engine: Engine, editions: Iterable[str] | None = None) -> list
 
 def _try_reveals(engine: Engine, player: str, verb: str, cards: list[CardDef]) -> list[Event]:
     st = engine.state
-    held = {st.defs[c].key for c in st.hands[player]} | {st.defs[c].key for c in engine.unseen_source(player)}
+    held = {st.defs[c].key for c in st.hands[player]} | {st.defs[c].key for c in engine.core.unseen_source(player)}
     out = []
     for d in cards:
-        if d.key in held or engine.reveal_problem(player, d.key):
+        if d.key in held or engine.core.reveal_problem(player, d.key):
             continue
         ev = Event(verb, d.key, by=player)
         result = engine.try_event(ev)

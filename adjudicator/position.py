@@ -432,13 +432,13 @@ class Position:
         if not self.goals or not self.players:
             return []
         engine = Engine(self.catalogue, self.state())
-        met, _ = engine.goal_claims()
+        met, _ = engine.core.goal_claims()
         if len(met) != 1:
             return []
         (player, goals), = met.items()
         ref = self.goals[engine.state.goals.index(goals[0])]
         return [self._at(ref, Code.ALREADY_WON,
-                         f"{player} already meets {engine.names(goals)}: that player would have won the moment it "
+                         f"{player} already meets {engine.core.names(goals)}: that player would have won the moment it "
                          "happened, so the game could never reach this table (change the Goal or the Keepers)")]
 
     def _play_problems(self) -> list[PositionProblem]:

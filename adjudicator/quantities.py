@@ -2,7 +2,7 @@
 
 Every figure is worked out from the cards in play, so a rule that arrives or leaves
 changes it at once. The figures that depend only on the cards face up (draws, plays,
-limits, Goal slots) are kept per face-up table (`Quantities.face_up`): a draw, a
+limits, Goal slots) are kept per face-up table (`Figures.face_up`): a draw, a
 discard or a play of an Action leaves them as they were, and they are not worked out
 again until a rule, a Keeper or the turn changes. Every printed number goes through
 `num`, the one place Inflation acts.
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 from adjudicator.mechanics.base import KEEPER
 
 if TYPE_CHECKING:  # pragma: no cover
-    from adjudicator.engine import Engine
+    from adjudicator.log import TableHolder
     from adjudicator.state import State
 
 
@@ -32,18 +32,18 @@ RULES, FACE_UP, FROZEN = "rules", "face up", "frozen"
 
 def _kept(scope: str) -> Callable[[F], F]:
     """A figure kept instead of worked out again: while the table is frozen (see
-    `Quantities.table_frozen`) every figure is kept; one that depends only on the
+    `Figures.table_frozen`) every figure is kept; one that depends only on the
     cards face up on the table and the turn's owner (scope FACE_UP, see
-    `Quantities.face_up`) is kept per such table at all times, and one that depends
-    only on the rules in force (scope RULES, see `Quantities.rules_in_force`) per set
+    `Figures.face_up`) is kept per such table at all times, and one that depends
+    only on the rules in force (scope RULES, see `Figures.rules_in_force`) per set
     of rules, so that a Keeper coming or going leaves it as it was. Scope FROZEN is
     kept only while the table is frozen."""
     def decorate(fn: F) -> F:
         name = fn.__name__
 
         @wraps(fn)
-        def figure(self: "Quantities", *args: Any) -> Any:
-            st = self.state
+        def figure(self: "Figures", *args: Any) -> Any:
+            st = self.core.state
             frozen = self._frozen
             if frozen is not None and frozen[0] is st:
                 memo = frozen[1]
@@ -90,18 +90,22 @@ class FigureShelf:
         return here
 
 
-class Quantities:
-    """The Engine's derived quantities (a mixin; the rules' hooks it asks receive the
-    engine itself, `self.engine`)."""
+class Figures:
+    """A part of the rules core (`adjudicator.core.Core`): the derived quantities of the
+    table as it now stands (`core.state`). The cards' hooks it asks receive `hooks_see`
+    (the rules core; by default `core` itself), so a Figures over a bare table holder
+    can be built and asked alone."""
 
-    state: "State"
-    _face_up_shelf: "FigureShelf"        # (per engine: set by the Engine)
-    _rules_shelf: "FigureShelf"
-    _frozen: "tuple[State, dict[Any, Any]] | None" = None
+    def __init__(self, core: TableHolder, hooks_see: Any = None) -> None:
+        self.core = core
+        self.e: Any = hooks_see if hooks_see is not None else core
+        self._frozen: tuple[State, dict[Any, Any]] | None = None
+        self._face_up_shelf, self._rules_shelf = FigureShelf(2048), FigureShelf(512)
 
     @property
-    def engine(self) -> "Engine":
-        raise NotImplementedError            # (the Engine is itself)
+    def state(self) -> State:
+        """The table (for the cards' hooks, when they are handed this part itself)."""
+        return self.core.state
 
     def face_up(self) -> tuple[Any, ...]:
         """Everything the figures kept per face-up table (draws, plays, limits, Goal
@@ -109,7 +113,7 @@ class Quantities:
         Creepers and what is attached to what, the players still in, whose turn it is,
         whether it began with an empty hand, and the bonuses the table granted this
         turn. Two tables alike in these have the same figures."""
-        st = self.state
+        st = self.core.state
         keepers = st.keepers
         return (tuple(st.rules), tuple(st.meta_rules), st.basic, tuple(st.players),
                 tuple([tuple(keepers[p]) for p in st.players]),
@@ -121,33 +125,33 @@ class Quantities:
         holds (`State.figures`) until something they read changes: a card moving, the
         turn passing, a player in or out, a bonus granted (the State's methods for each
         reset it)."""
-        st = self.state
+        st = self.core.state
         st.figures = here = self._face_up_shelf.get(st.defs, self.face_up())
         return here
 
     def rules_in_force(self) -> tuple[Any, ...]:
         """Everything the figures kept per set of rules may read: the New Rules and
         the Meta Rules in order, and the Basic Rules."""
-        st = self.state
+        st = self.core.state
         return (tuple(st.rules), tuple(st.meta_rules), st.basic)
 
     def _rule_figures_here(self) -> dict[Any, Any]:
         """The figures kept for the rules in force now, which the table then holds
         (`State.rule_figures`) until a rule comes or goes."""
-        st = self.state
+        st = self.core.state
         st.rule_figures = here = self._rules_shelf.get(st.defs, self.rules_in_force())
         return here
 
     @contextmanager
     def table_frozen(self) -> Iterator[None]:
-        """Inside, `self.state` does not change: every figure about it is worked out
+        """Inside, `self.core.state` does not change: every figure about it is worked out
         once. A trial that steps aside to a copy of the table works its own out as usual,
         or freezes that copy in turn (the frozen table's figures wait meanwhile)."""
-        if self._frozen is not None and self._frozen[0] is self.state:
+        if self._frozen is not None and self._frozen[0] is self.core.state:
             yield
             return
         outer = self._frozen
-        self._frozen = (self.state, dict(self._figures_here()))
+        self._frozen = (self.core.state, dict(self._figures_here()))
         try:
             yield
         finally:
@@ -163,7 +167,7 @@ class Quantities:
         """A printed numeral on `card` as the rules in play make it read: each rule
         with a numeral hook (Inflation, One, Two, Five!) applies in the order played,
         never to its own card."""
-        e, defs = self.engine, self.state.defs
+        e, defs = self.e, self.core.state.defs
         for r in self.answering("numeral"):
             if r != card:
                 value = defs[r].impl.numeral(e, r, card, value)
@@ -171,7 +175,7 @@ class Quantities:
 
     def num(self, card: int, param: str) -> int:
         """A card's numeric parameter: numerals pass through the numeral hook."""
-        d = self.state.defs[card]
+        d = self.core.state.defs[card]
         value = d.params[param]
         if param in d.numerals and isinstance(value, int):
             value = self.read_numeral(card, value)
@@ -180,7 +184,7 @@ class Quantities:
     def seat_order(self, skip_active: bool = False, start: str | None = None) -> list[str]:
         """Players still in the game in turn order, from the one after the active player
         (or from `start`), the active player last unless skipped."""
-        st = self.state
+        st = self.core.state
         players = st.players
         first = players.index(start) if start else (st.active + 1) % len(players)
         order = players[first:] + players[:first]
@@ -194,7 +198,7 @@ class Quantities:
     # -- rules in play -------------------------------------------------------------
     def rule_cards(self) -> list[int]:
         """Rules that are in force: New Rules and Meta Rules, then the Basic Rules."""
-        st = self.state
+        st = self.core.state
         cards = st.rules + st.meta_rules
         return cards + [st.basic] if st.basic is not None else cards
 
@@ -202,7 +206,7 @@ class Quantities:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
         the order `rule_cards` gives: the only ones the engine asks."""
         # asked several times a step: read straight from the figures the table holds
-        held = self.state.rule_figures
+        held = self.core.state.rule_figures
         hooks = held.get("_rule_hooks") if held is not None else None
         return (hooks if hooks is not None else self._rule_hooks()).get(hook, ())
 
@@ -214,7 +218,7 @@ class Quantities:
     @_per_rules
     def _rule_hooks(self) -> dict[str, tuple[int, ...]]:
         """For every hook at once, the rules in force that answer it (`answering`)."""
-        defs = self.state.defs
+        defs = self.core.state.defs
         rules: dict[str, list[int]] = {}
         for r in self.rule_cards():
             for hook in defs[r].impl.overridden:
@@ -225,7 +229,7 @@ class Quantities:
     def _front_hooks(self) -> dict[str, tuple[tuple[str, int], ...]]:
         """For every hook at once, (player, card) for the cards in front of players
         that answer it (`answering_in_front`), in one pass over the table."""
-        st = self.state
+        st = self.core.state
         defs = st.defs
         keepers = st.keepers
         front: dict[str, list[tuple[str, int]]] = {}
@@ -239,7 +243,7 @@ class Quantities:
         """The cards in force that impose the static effect `effect` (see
         `mechanics.base.EFFECTS`): with `player`, the working cards in front of them;
         without, the rules in play."""
-        st, e = self.state, self.engine
+        st, e = self.core.state, self.e
         defs = st.defs
         if player is None:
             return [r for r in st.rules + st.meta_rules if effect in defs[r].impl.effects]
@@ -250,9 +254,9 @@ class Quantities:
         """What the first rule in force that answers `hook` says (New Rules before the
         Basic Rules), for the hooks answered from the rules alone: draw_base,
         play_quota, hand_limit, keeper_limit, agenda (see `Mechanic.draw_base`)."""
-        defs = self.state.defs
+        defs = self.core.state.defs
         for r in self.answering(hook):
-            value = getattr(defs[r].impl, hook)(self, r)
+            value = getattr(defs[r].impl, hook)(self.e, r)
             if value is not None:
                 return value
         return None
@@ -263,14 +267,14 @@ class Quantities:
     def powered(self, player: str, hook: str | None = None) -> list[int]:
         """Cards in front of `player` whose powers work now (with `hook`: only those
         whose mechanic answers that question)."""
-        st, e = self.state, self.engine
+        st, e = self.core.state, self.e
         defs = st.defs
         return [k for k in st.keepers[player] if (hook is None or hook in defs[k].impl.overridden)
                 and defs[k].impl.power_active(e, k)]
 
     def _bonus(self, hook: str, player: str) -> int:
         """The sum of a bonus hook over the rules in force and `player`'s powered cards."""
-        st, e = self.state, self.engine
+        st, e = self.core.state, self.e
         defs = st.defs
         total = 0
         for c in self.answering(hook):
@@ -284,7 +288,7 @@ class Quantities:
         return max(self.draw_rule() + self._bonus("draw_bonus", player), 0)
 
     def draws_owed(self) -> int:
-        st = self.state
+        st = self.core.state
         if st.phase != "play" or st.game_over:
             return 0
         return max(0, self.draw_total(st.active_player) - st.drawn)
@@ -308,7 +312,7 @@ class Quantities:
     def plays_left(self) -> int:
         """Plays the active player can actually still make this turn (cards to play them
         with included): the figure Get On With It, Swap Plays and turn ends use."""
-        st = self.state
+        st = self.core.state
         if st.game_over or st.phase != "play":
             return 0
         if st.temp_hands:
@@ -323,7 +327,7 @@ class Quantities:
 
     def plays_left_label(self) -> int | str:
         """plays_left as the scenario format shows it: 'all' under Play All."""
-        st = self.state
+        st = self.core.state
         if not st.temp_hands and st.phase == "play" and not st.game_over:
             kind, value = self.play_quota(st.active_player)
             if kind == "all_but" and value == 0 and st.hands[st.active_player]:
@@ -347,7 +351,7 @@ class Quantities:
         return limit
 
     def _limit_bonus(self, player: str) -> int:
-        st, e = self.state, self.engine
+        st, e = self.core.state, self.e
         return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus"))
 
     def agenda_size(self) -> int:
@@ -357,11 +361,11 @@ class Quantities:
     def holdings(self) -> dict[str, frozenset[str]]:
         """For each player, the names of the cards in front of them and each of their
         tags written `tag:NAME` (what Goals ask for). Not to be changed."""
-        st = self.state
+        st = self.core.state
         defs = st.defs
         keepers = st.keepers
         return {p: frozenset().union(*[defs[k].marks for k in keepers[p]]) for p in st.players}
 
     def keeper_count(self, player: str) -> int:
-        st = self.state
+        st = self.core.state
         return sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER)

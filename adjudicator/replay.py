@@ -221,7 +221,7 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
     """The engine at the scenario's position, and the set-up step that explains it."""
     state = build_state(sc, seed)
     engine = Engine(sc.catalogue, state)
-    engine.entries = []
+    engine.core.log.entries = []
     st = engine.state
     st.two_player = len(st.players) == 2
     st.secrets = {c: p for p in st.players for c in st.hands[p] if st.defs[c].type == "secret"}
@@ -233,24 +233,24 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
         # player) waits for the file's first `choose:` like any other decision
         result = engine.submit(Event("deal"))
         decision, st = result.decision, engine.state
-        engine.entries = []          # (a paused deal keeps its own list of lines)
+        engine.core.log.entries = []          # (a paused deal keeps its own list of lines)
         _say_copies(engine)
         _say_declared(engine, sc)
-        entries = list(result.entries) + engine.entries
+        entries = list(result.entries) + engine.core.log.entries
     else:
         if sc.position.drawn is None:
-            st.drawn = engine.draw_total(st.active_player)
+            st.drawn = engine.core.draw_total(st.active_player)
         else:
             st.drawn = sc.position.drawn
         _say_copies(engine)
         _say_declared(engine, sc)
-        entries = list(engine.entries)
+        entries = list(engine.core.log.entries)
     if decision is not None:
         who = who_decides(engine, decision)
         if who is not None:
             entries.append(who)
     setup = Step(0, "set-up", "setup", entries, st.compact(), decision=decision, turn_number=st.turn_number)
-    engine.entries = []
+    engine.core.log.entries = []
     return engine, setup
 
 
@@ -260,14 +260,14 @@ def _say_copies(engine: Engine) -> None:
     counts = Counter(st.defs[c].name for c in st.every_card() if st.defs[c].type not in ("unknown", "basic"))
     many = [f"{name} ({n})" for name, n in counts.items() if n > 1]
     if many:
-        engine.say(f"More than one copy of {', '.join(many)} is on the table, as when decks are combined: each copy "
+        engine.core.say(f"More than one copy of {', '.join(many)} is on the table, as when decks are combined: each copy "
                    "is a card of its own.", "combining-fluxx-versions")
 
 
 def _say_declared(engine: Engine, sc: Scenario) -> None:
     """The set-up names the cards the file declares and what each works like (1.1, item 8)."""
     if sc.declared:
-        engine.say("Cards this file declares (the catalogue lacks them): "
+        engine.core.say("Cards this file declares (the catalogue lacks them): "
                    + "; ".join(d.words() for d in sc.declared) + ".")
 
 
@@ -314,11 +314,11 @@ def check_expectation(engine: Engine, exp: Expectation, result: Outcome | None, 
             fails.append(f"turn_over: expected {v['turn_over']}, got {ended}")
     if "plays_left" in v:
         want = v["plays_left"]
-        plays: int | str = engine.plays_left_label() if want == "all" else engine.plays_left()
+        plays: int | str = engine.core.plays_left_label() if want == "all" else engine.core.plays_left()
         if plays != want:
-            fails.append(f"plays_left: expected {want}, got {engine.plays_left_label()}")
-    if "draws_owed" in v and engine.draws_owed() != v["draws_owed"]:
-        fails.append(f"draws_owed: expected {v['draws_owed']}, got {engine.draws_owed()}")
+            fails.append(f"plays_left: expected {want}, got {engine.core.plays_left_label()}")
+    if "draws_owed" in v and engine.core.draws_owed() != v["draws_owed"]:
+        fails.append(f"draws_owed: expected {v['draws_owed']}, got {engine.core.draws_owed()}")
     if "pending" in v:
         d = engine.pending.decision if engine.pending else None
         want = v["pending"]

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING
 from adjudicator.decisions import Rejected
 from adjudicator.mechanics.base import ACTION, DANGER, SURPRISE
 from adjudicator.history import KEPT, USE, Happened
-from adjudicator.movement import CANCEL, IN_FLIGHT, Move, Zone, zone_list, zone_of
+from adjudicator.movement import CANCEL, IN_FLIGHT, zone_list, zone_of
 from adjudicator.state import State, Window
 
 if TYPE_CHECKING:  # pragma: no cover
-    from adjudicator.catalogue import CardDef, Catalogue
-    from adjudicator.engine import Engine, _Pending
+    from adjudicator.catalogue import CardDef
+    from adjudicator.core import Core
+    from adjudicator.pending import Pending
     from adjudicator.mechanics.surprises import SurpriseMechanic
     from adjudicator.events import Event
 
@@ -43,44 +44,36 @@ def surprise_side(d: CardDef) -> SurpriseMechanic:
     return impl
 
 
-class Responses:
-    """The Engine's response windows (a mixin: the engine provides what is declared here;
-    the hooks it asks receive the engine itself, `self.engine`)."""
+class Windows:
+    """A part of the rules core (`adjudicator.core.Core`): response windows, which
+    Surprise may answer what, cancels and chains. It changes the table through the core
+    (a cancel puts back the table a window holds) and asks the Surprises' mechanics,
+    handing them the core."""
 
-    state: State
-    cat: Catalogue
-    _resume: _Pending | None       # the waiting play the running Surprise answers
-    _resumed: _Pending | None      # a waiting play a cancel brought back
-    _preempted: _Pending | None    # an event set aside because a Surprise came before it
-    _event_turn: int               # the turn the running event belongs to
-
-    if TYPE_CHECKING:  # pragma: no cover - the engine's own methods, used here
-        @property
-        def engine(self) -> Engine: ...
-        def say(self, text: str, *cites: str) -> None: ...
-        def name(self, card: int) -> str: ...
-        def checkpoint(self) -> None: ...
-        def finish_action(self, card: int, by: str | None = None) -> None: ...
-        def discard(self, card: int, by: str | None = None, *, cause: str = ..., src: Zone | None = None) -> Move: ...
-        def close_finished_temp_hands(self) -> None: ...
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.resume: Pending | None = None      # the waiting play the running Surprise answers
+        self.resumed: Pending | None = None     # a waiting play a cancel brought back
+        self.preempted: Pending | None = None   # an event set aside because a Surprise came before it
+        self.event_turn = 0                      # the turn the running event belongs to
 
     # -- opening windows -----------------------------------------------------
     def open_game_action(self, kind: str, card_key: str, player: str) -> None:
         """A new game action begins (a card played or a free action used): the windows
         of the previous one close, and the history records it."""
-        st = self.state
+        st = self.core.state
         st.windows = []
         self.record(kind, card_key, player)
 
     def record(self, kind: str, card_key: str, player: str) -> None:
         """Add a game action to the history (`adjudicator.history`)."""
-        st = self.state
-        st.history.append(Happened(kind, card_key, self.cat.get(card_key).name, player, st.serial))
+        st = self.core.state
+        st.history.append(Happened(kind, card_key, self.core.cat.get(card_key).name, player, st.serial))
         del st.history[:-KEPT]
 
     def open_window(self, kind: str, card: int, player: str, before: State, counted: bool = False,
                     in_temp: bool = False) -> Window:
-        st = self.state
+        st = self.core.state
         w = Window(kind, card, player, st.defs[card].type if kind != "surprise" else SURPRISE, before, st.serial,
                    counted=counted, in_temp=in_temp)
         st.windows.append(w)
@@ -90,7 +83,7 @@ class Responses:
         """The action being resolved takes a Keeper from `player` and gives it to
         `receiver`, who need not be the one acting (It's A Trap! may answer, and takes
         from the receiver)."""
-        st = self.state
+        st = self.core.state
         for i in range(len(st.windows) - 1, -1, -1):
             w = st.windows[i]
             if w.kind == "use" or w.card_type not in ("keeper", "goal", "rule"):
@@ -101,8 +94,8 @@ class Responses:
 
     # -- answering -------------------------------------------------------------
     def surprise_out_of_turn(self, player: str, ev: "Event") -> None:
-        st = self.state
-        d = self.cat.get(ev.key)
+        st = self.core.state
+        d = self.core.cat.get(ev.key)
         impl = surprise_side(d)
         if self._surprise_in_reach(player, d.key, st) is None and not any(
                 w.before is not None and self._surprise_in_reach(player, d.key, w.before) is not None
@@ -113,16 +106,16 @@ class Responses:
         card = self._surprise_in_reach(player, d.key, target.before) if target.before is not None else None
         if card is None:
             later_turn = target.before is not None and target.before.turn_number != st.turn_number
-            raise Rejected(f"{player} did not yet hold this {d.name} when {self.name(target.card)} was played: a card "
+            raise Rejected(f"{player} did not yet hold this {d.name} when {self.core.name(target.card)} was played: a card "
                            "received through that very play, or later, arrives too late to stop it",
                            "trade-hands-received-stop-that",
                            ("surprise-too-late",) + (("turn-ending-window-before-turn-ends",) if later_turn else ()))
         # a Surprise answering another Surprise is a plain counter, unless it answers it
         # on its own terms (It's A Trap! against an in-turn That's Mine stealing from you)
-        own_terms = is_surprise_window(target) and target.kind == "play" and not impl.cannot_answer(self, card, target, player)
+        own_terms = is_surprise_window(target) and target.kind == "play" and not impl.cannot_answer(self.core, card, target, player)
         counter = is_surprise_window(target) and not own_terms
         if target.shown and not counter:
-            raise Rejected(f"{d.name} comes too late: {self.name(target.card)} has already been carried out and its "
+            raise Rejected(f"{d.name} comes too late: {self.core.name(target.card)} has already been carried out and its "
                            "outcome seen (cards taken at random, or dealt out from the pile). A Surprise against an "
                            "action must come right after it is played, before any of its effect, not once its outcome "
                            "is known (the FAQ rules so for Random Tax; the engine applies it to every such effect)",
@@ -140,23 +133,23 @@ class Responses:
                            "from your hand on your turn is a play for its in-turn side, and you may not cancel your "
                            "own play; only a Surprise aimed at you can be countered", own[0], tuple(own[1:]))
         if target.by == player:
-            raise Rejected(f"{player} cannot cancel their own {self.name(target.card)}", "no-out-of-turn-function-own-turn")
+            raise Rejected(f"{player} cannot cancel their own {self.core.name(target.card)}", "no-out-of-turn-function-own-turn")
         if counter:
             reason = "any Surprise can cancel another Surprise"
             cites: tuple[str, ...] = ("rule-surprise-cancels-surprise", "counter-surprise-any-time")
         else:
-            problem = impl.cannot_answer(self, card, target, player)
+            problem = impl.cannot_answer(self.core, card, target, player)
             if problem:
                 raise Rejected(problem[0], problem[1], tuple(problem[2:]))
-            reason = impl.answer_reason(self, card, target)
-            cites = ("rule-surprise-two-functions",) + impl.extra_cites(self, card, target)
-        preempted = self._preempted
+            reason = impl.answer_reason(self.core, card, target)
+            cites = ("rule-surprise-two-functions",) + impl.extra_cites(self.core, card, target)
+        preempted = self.preempted
         if preempted is not None:
-            self.say(f"{player}'s {d.name} answers {self.name(target.card)}, whose window is still open: it comes before "
+            self.core.say(f"{player}'s {d.name} answers {self.core.name(target.card)}, whose window is still open: it comes before "
                      f"`{preempted.event.describe()}`, which is set aside (and, with the table changed, has to be made "
                      "again if it still stands).", "turn-ending-window-before-turn-ends")
         elif turn_of != st.active_player:
-            self.say(f"{turn_of}'s turn is ending, but the response window of {self.name(target.card)} closes before "
+            self.core.say(f"{turn_of}'s turn is ending, but the response window of {self.core.name(target.card)} closes before "
                      f"the turn ends: {player}'s {d.name} is played out of turn, within {turn_of}'s turn.",
                      "turn-ending-window-before-turn-ends", "rule-surprise-two-functions")
         self._cancel(player, card, target, reason, cites, counter)
@@ -164,7 +157,7 @@ class Responses:
         while base.target is not None:       # a chain of Surprises belongs to the turn of the play beneath it
             base = base.target
         if base.before is not None:
-            self._event_turn = base.before.turn_number
+            self.event_turn = base.before.turn_number
 
     def _surprise_in_reach(self, player: str, key: str, st: State, card: int | None = None) -> int | None:
         """The copy of the Surprise `player` can play: from the hand, or for the active
@@ -179,23 +172,23 @@ class Responses:
         return None
 
     def _pick_target(self, player: str, ev: "Event", impl: SurpriseMechanic) -> Window:
-        st = self.state
-        d = self.cat.get(ev.key)
+        st = self.core.state
+        d = self.core.cat.get(ev.key)
         if ev.against:
             for w in reversed(st.windows):
                 if st.defs[w.card].key == ev.against:
                     return w
-            raise self._too_late(d.name, self.cat.get(ev.against).name, ev.against)
+            raise self._too_late(d.name, self.core.cat.get(ev.against).name, ev.against)
         if not st.windows:
             raise Rejected(f"{d.name} has nothing to answer: no card or action was just played", "surprise-too-late",
                            ("no-burning-surprises",))
         for w in reversed(st.windows):
-            if is_surprise_window(w) or not impl.cannot_answer(self, None, w, player):
+            if is_surprise_window(w) or not impl.cannot_answer(self.core, None, w, player):
                 return w
         return st.windows[-1]
 
     def _too_late(self, surprise: str, target: str, key: str) -> Rejected:
-        st = self.state
+        st = self.core.state
         idx = next((i for i in range(len(st.history) - 1, -1, -1) if st.history[i].card == key), None)
         cites = ["surprise-too-late"]
         if idx is None:
@@ -206,8 +199,8 @@ class Responses:
         what = closing.words() if closing else "a later action"
         if closing is not None and closing.kind == USE:
             # a free action that plays a card closes the window; the mechanic names the ruling
-            cites.extend(self.cat.get(closing.card).impl.closes_windows_ruling)
-        if self.cat.get(key).type == "goal":
+            cites.extend(self.core.cat.get(closing.card).impl.closes_windows_ruling)
+        if self.core.cat.get(key).type == "goal":
             cites.append("canceled-plans-just-played")
         return Rejected(f"{surprise} came too late: it had to answer {target} at once, but {what} came first and "
                         f"closed that window; once a later card is played or a resulting action taken, an earlier "
@@ -215,16 +208,16 @@ class Responses:
 
     def _cancel(self, player: str, card: int, target: Window, reason: str, cites: tuple[str, ...], counter: bool) -> None:
         """Undo `target` and let the Surprise `card` take its place."""
-        now = self.state
+        now = self.core.state
         before_surprise = now.snapshot()
         assert target.before is not None    # only a window holding the table from before its card is answered
         restored = target.before.clone()
         restored.serial, restored.history = now.serial, now.history
         restored.rng = now.rng
-        self.state = st = restored
+        self.core.state = st = restored
         d = st.defs[card]
         victim = st.defs[target.card]
-        self.discard(card, player, cause=CANCEL, src=zone_of(st, card))
+        self.core.discard(card, player, cause=CANCEL, src=zone_of(st, card))
         if target.kind != "use":             # a free action's card stays where it is; a card is lifted on its way
             _lift(st, target.card)
         if target.counted:
@@ -239,36 +232,36 @@ class Responses:
                                                              "action": "Action"}.get(victim.type, victim.type)
         if target.kind == "use":
             what = "free action"
-        self.say(f"{player} plays {d.name} against {target.by}'s {victim.name} ({reason}): the {what} is canceled as "
+        self.core.say(f"{player} plays {d.name} against {target.by}'s {victim.name} ({reason}): the {what} is canceled as "
                  "though it had never been played.", *cites)
         if counter:
-            self.discard(target.card, player, cause=CANCEL, src=IN_FLIGHT)
-            self.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
+            self.core.discard(target.card, player, cause=CANCEL, src=IN_FLIGHT)
+            self.core.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
                      "beneath it.", "surprise-chain-parity")
         else:
-            if self._resume is not None and self._resume.decision is not None and self._resume.event.verb != "end_turn":
-                self.say(f"{d.name} comes before any of {victim.name}'s effect, which was still waiting "
-                         f"({self._resume.decision.describe()}): none of it happens.",
+            if self.resume is not None and self.resume.decision is not None and self.resume.event.verb != "end_turn":
+                self.core.say(f"{d.name} comes before any of {victim.name}'s effect, which was still waiting "
+                         f"({self.resume.decision.describe()}): none of it happens.",
                          "surprise-cancel-rule-for-everyone" if victim.type == "rule" else "random-tax-surprise-timing")
-            surprise_side(d).cancel(self, card, target, player)
+            surprise_side(d).cancel(self.core, card, target, player)
             if target.counted and target.by == st.active_player:
-                self.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
+                self.core.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
                          "canceled-play-not-replaced", "canceled-card-lost-play-used")
         if target.resume is None:           # (a resumed play goes on instead)
             self._finish_interrupted(target, [w for w in now.windows if w.kind == "use" and w.serial == target.serial
                                               and w is not target])
         if player == st.active_player:
-            self.say(f"Countering a Surprise costs {player} no play.", "counter-surprise-not-a-play",
+            self.core.say(f"Countering a Surprise costs {player} no play.", "counter-surprise-not-a-play",
                      "counter-surprise-no-in-turn-use")
         st.windows = [Window("surprise", card, player, SURPRISE, before_surprise, st.serial, target=target,
-                             resume=self._resume)]
+                             resume=self.resume)]
         if target.resume is not None:       # the effect goes on from its decision; nothing more to settle now
             self._resume_waiting(target.resume, (card, target.card) if counter else (card,))
             return
-        self.close_finished_temp_hands()
-        self.checkpoint()
+        self.core.close_finished_temp_hands()
+        self.core.checkpoint()
         if now.winner and not st.winner:
-            self.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
+            self.core.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
                      "surprise-can-stop-win")
 
     def _finish_interrupted(self, target: Window, uses: list[Window]) -> None:
@@ -278,28 +271,28 @@ class Responses:
         it is carried out (`after_inner_cancel`), then an Action goes to the discard pile
         as any finished Action does, unless a temporary hand it opened is still in use: a
         cancel never loses a card."""
-        st = self.state
+        st = self.core.state
         for c in list(reversed(st.resolving)):        # the innermost Action first
-            if c == target.card or c not in self.state.resolving:
+            if c == target.card or c not in self.core.state.resolving:
                 continue
-            st = self.state
+            st = self.core.state
             if st.defs[c].type in (ACTION, DANGER, SURPRISE):
                 if not any(t.source == c for t in st.temp_hands):
-                    self.say(f"{self.name(c)} had played {self.name(target.card)}; with that card canceled, what is "
-                             f"left of {self.name(c)} is carried out and it is over.", "conserve-cards-on-cancel")
-                    st.defs[c].impl.after_inner_cancel(self.engine, c, target.by)
-                self.finish_action(c)
+                    self.core.say(f"{self.core.name(c)} had played {self.core.name(target.card)}; with that card canceled, what is "
+                             f"left of {self.core.name(c)} is carried out and it is over.", "conserve-cards-on-cancel")
+                    st.defs[c].impl.after_inner_cancel(self.core, c, target.by)
+                self.core.finish_action(c)
             else:
-                self.discard(c, target.by, cause=CANCEL, src=IN_FLIGHT)
-                self.say(f"{self.name(c)}, which was on its way when {self.name(target.card)} was canceled, goes to the "
+                self.core.discard(c, target.by, cause=CANCEL, src=IN_FLIGHT)
+                self.core.say(f"{self.core.name(c)}, which was on its way when {self.core.name(target.card)} was canceled, goes to the "
                          "discard pile.", "conserve-cards-on-cancel")
         for w in uses:        # a free action that played the card (Play All +1) finishes too
-            if target.kind == "play" and w.card in self.state.in_play():
-                self.say(f"{self.name(target.card)} was played by {w.by}'s use of {self.name(w.card)}; what is left of "
+            if target.kind == "play" and w.card in self.core.state.in_play():
+                self.core.say(f"{self.core.name(target.card)} was played by {w.by}'s use of {self.core.name(w.card)}; what is left of "
                          "that free action is carried out.", "conserve-cards-on-cancel")
-                self.state.defs[w.card].impl.after_inner_cancel(self.engine, w.card, w.by)
+                self.core.state.defs[w.card].impl.after_inner_cancel(self.core, w.card, w.by)
 
-    def _resume_waiting(self, waiting: _Pending, discarded: tuple[int, ...]) -> None:
+    def _resume_waiting(self, waiting: Pending, discarded: tuple[int, ...]) -> None:
         """The canceled Surprise had answered a play whose effect was waiting for a
         decision: that play stands again and its effect goes on from the same decision.
         It will be re-run from its own snapshot, where the Surprises now discarded must be
@@ -307,10 +300,10 @@ class Responses:
         snap = waiting.snapshot.clone()
         for c in discarded:
             snap.to_discard(c, zone_list(snap, zone_of(snap, c)))
-        self._resumed = replace(waiting, snapshot=snap, answers=list(waiting.answers))
+        self.resumed = replace(waiting, snapshot=snap, answers=list(waiting.answers))
         what = waiting.event.describe()
         assert waiting.decision is not None     # it was waiting on this decision
-        self.say(f"The canceled Surprise had come before any effect of `{what}`; that play stands again and its effect "
+        self.core.say(f"The canceled Surprise had come before any effect of `{what}`; that play stands again and its effect "
                  f"goes on from where it stood: {waiting.decision.describe()}.", "surprise-chain-parity")
 
 

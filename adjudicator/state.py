@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence, TypeVar
 from adjudicator.catalogue import CardDef
 
 if TYPE_CHECKING:  # pragma: no cover
-    from adjudicator.engine import _Pending
+    from adjudicator.pending import Pending
     from adjudicator.history import Happened
 
 
@@ -103,7 +103,7 @@ class Window:
     takers: tuple[tuple[str, str], ...] = ()  # (victim, who receives the Keeper taken from them)
     target: "Window | None" = None  # for a Surprise: the window it answered
     shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
-    resume: _Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)
+    resume: Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)
 
 
 # the plain lists of card ids or facts that a copy of the table copies

@@ -133,7 +133,7 @@ class KnockOuts(System):
         if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
             core.say("The rulebook names only the hand and the Keepers, so the seeds are silent on Creepers: the "
                      f"engine leaves {player}'s Creepers in front of them.", "rule-danger-elimination")
-        if core._knocked_out_rejoins(player):
+        if core.variant.knocked_out_rejoins(core, player):
             return
         if st.two_player and not final:
             core.say(f"In a game begun with two players, knocking out the opponent is no win before The Final Act: "

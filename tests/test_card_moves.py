@@ -121,13 +121,13 @@ def test_the_search_leaves_other_edits_alone(source):
 def test_a_direct_edit_put_back_into_the_engine_is_found_by_file_and_line():
     path = ROOT / "adjudicator" / "core.py"
     source = path.read_text(encoding="utf-8")
-    line = "            st.to_discard(goal, st.goals)\n"
+    line = "            st.move(card, st.resolving, st.meta_rules)\n"
     assert source.count(line) == 1
     at = source[:source.index(line)].count("\n") + 1
-    broken = source.replace(line, "            st.goals.remove(goal)\n            st.discard.insert(0, goal)\n")
+    broken = source.replace(line, "            st.resolving.remove(card)\n            st.meta_rules.append(card)\n")
     edits = zone_edits_in(broken, "adjudicator/core.py")
     assert [(e.path, e.line, e.function) for e in edits] == [
-        ("adjudicator/core.py", at, "Core.trim_goals"), ("adjudicator/core.py", at + 1, "Core.trim_goals")]
+        ("adjudicator/core.py", at, "Core.play_card"), ("adjudicator/core.py", at + 1, "Core.play_card")]
 
 
 def _table():

@@ -225,8 +225,8 @@ def test_one_two_five_reads_the_printed_figure(tmp_path):
     st = e.state
     draw3 = next(r for r in st.rules if st.defs[r].name == "Draw 3")
     play2 = next(r for r in st.rules if st.defs[r].name == "Play 2")
-    assert e.num(draw3, "draw") == 5 and e.num(play2, "play") == 2
-    assert e.num(st.basic, "draw") == 1
+    assert e.core.num(draw3, "draw") == 5 and e.core.num(play2, "play") == 2
+    assert e.core.num(st.basic, "draw") == 1
 
 
 def test_extinction_with_no_living_keeper_is_discarded(tmp_path):
@@ -664,7 +664,7 @@ def test_the_captain_is_whoever_holds_the_hat(tmp_path):
         """)
     from adjudicator.mechanics.pirate import captain
 
-    assert captain(v.engine) == "Ann"
+    assert captain(v.engine.core) == "Ann"
 
 
 def test_free_the_prisoner_is_never_judged_met_and_shackles_do_not_block_it(tmp_path):

@@ -142,24 +142,24 @@ def test_a_table_frozen_inside_a_frozen_one_keeps_its_own_figures():
     for seed in range(30):
         engine = random_position(seed, "base", 3)
         table = engine.state
-        if engine.pending is not None or table.game_over or engine.plays_left() == 0:
+        if engine.pending is not None or table.game_over or engine.core.plays_left() == 0:
             continue
         trial = table.clone()
-        trial.played += engine.plays_left()           # the trial table's plays are used up
+        trial.played += engine.core.plays_left()           # the trial table's plays are used up
         engine.state = trial
-        used_up = (engine.plays_left(), engine.turn_duty(trial.active_player))
+        used_up = (engine.core.plays_left(), engine.core.turn_duty(trial.active_player))
         engine.state = table
-        unfrozen = (engine.plays_left(), engine.turn_duty(table.active_player))
-        with engine.table_frozen():
-            assert (engine.plays_left(), engine.turn_duty(table.active_player)) == unfrozen
+        unfrozen = (engine.core.plays_left(), engine.core.turn_duty(table.active_player))
+        with engine.core.table_frozen():
+            assert (engine.core.plays_left(), engine.core.turn_duty(table.active_player)) == unfrozen
             engine.state = trial
-            with engine.table_frozen():
-                assert engine._frozen is not None and engine._frozen[0] is trial
-                assert (engine.plays_left(), engine.turn_duty(trial.active_player)) == used_up
+            with engine.core.table_frozen():
+                assert engine.figures._frozen is not None and engine.figures._frozen[0] is trial
+                assert (engine.core.plays_left(), engine.core.turn_duty(trial.active_player)) == used_up
             engine.state = table
-            assert engine._frozen is not None and engine._frozen[0] is table and engine._frozen[1]
-            assert (engine.plays_left(), engine.turn_duty(table.active_player)) == unfrozen
-        assert engine._frozen is None
+            assert engine.figures._frozen is not None and engine.figures._frozen[0] is table and engine.figures._frozen[1]
+            assert (engine.core.plays_left(), engine.core.turn_duty(table.active_player)) == unfrozen
+        assert engine.figures._frozen is None
         checked += unfrozen[0] != used_up[0]
     assert checked >= 10
 
@@ -184,8 +184,8 @@ def test_plays_judged_together_are_judged_as_one_by_one(deck):
         cards = [st.defs[c] for zone in st.all_zones().values() for c in zone]
         rng.shuffle(cards)
         for player in st.players:
-            together = engine._play_refusals(player, cards)
-            alone = [engine._play_refusals(player, [d])[0] for d in cards]
+            together = engine.core._play_refusals(player, cards)
+            alone = [engine.core._play_refusals(player, [d])[0] for d in cards]
             assert [r and (r.reason, r.cites) for r in together] == [r and (r.reason, r.cites) for r in alone]
 
 
@@ -193,14 +193,16 @@ def test_a_play_the_listing_allowed_on_this_table_is_not_judged_again(monkeypatc
     """The listing's judgement of a play is used again when that play is then made from
     the very table it judged; a play it did not list, or one made from another table,
     is judged as usual (3 and 4 players, every edition)."""
+    from adjudicator.core import Core
+
     judged: list[str] = []
-    real = Engine._play_refusal
+    real = Core._play_refusal
 
     def counting(self, player, d):
         judged.append(d.key)
         return real(self, player, d)
 
-    monkeypatch.setattr(Engine, "_play_refusal", counting)
+    monkeypatch.setattr(Core, "_play_refusal", counting)
     reused = 0
     for seed, seats in ((21, 3), (22, 4), (23, 4)):
         engine = random_position(seed, "everything", seats)

@@ -53,6 +53,9 @@ def test_the_check_sees_what_the_mechanics_use():
 
 
 def test_the_rules_core_provides_everything_declared():
-    missing = [n for n in _declared() if not hasattr(Core, n) and n not in Core.__annotations__
-               and n not in ("state", "cat", "entries")]
+    from adjudicator.catalogue import default_catalogue
+    from adjudicator.state import State
+
+    core = Core(default_catalogue(), State(defs=[], players=["Ann"], hands={"Ann": []}, keepers={"Ann": []}))
+    missing = [n for n in _declared() if not hasattr(core, n)]
     assert not missing

@@ -98,11 +98,11 @@ def random_position(seed: int, deck: str | None = None, seats: int | None = None
     state.secrets = {c: p for p in players for c in state.hands[p] if defs[c].type == "secret"}
     state.rng = Rng(seed)
     engine = Engine(cat, state)
-    if len(engine.goal_claims()[0]) == 1:   # unreachable: that player would already have won
+    if len(engine.core.goal_claims()[0]) == 1:   # unreachable: that player would already have won
         state.discard.extend(state.goals)
         state.goals.clear()
         state.goals_seen = frozenset()
-    state.drawn = engine.draw_total(state.active_player)
+    state.drawn = engine.core.draw_total(state.active_player)
     return engine
 
 
@@ -112,7 +112,12 @@ def answer_for(engine: Engine, rng: random.Random):
     if d.chance:
         return None
     if d.kind in ("discard", "discard_keepers"):
-        return rng.sample(opts, d.count)
+        # a player asked to discard while their own play waits (the turn it ends first
+        # made them discard) keeps the card they are playing, as anyone would
+        wanted = engine.pending.event.card if engine.pending.event.verb == "play" else None
+        keep = [o for o in opts if isinstance(o, int) and engine.state.defs[o].key == wanted][:1]
+        rest = [o for o in opts if o not in keep]
+        return rng.sample(rest, d.count) if len(rest) >= d.count else rng.sample(opts, d.count)
     if d.kind == "cards":
         return rng.sample(opts, rng.randint(d.minimum, min(d.count or len(opts), len(opts))))
     if d.kind in ("card", "player", "number"):
@@ -120,7 +125,7 @@ def answer_for(engine: Engine, rng: random.Random):
     if d.kind in ("yes_no", "table"):
         return rng.random() < 0.5
     if d.kind == "deal":
-        players = engine.seat_order(start=d.by)
+        players = engine.core.seat_order(start=d.by)
         rng.shuffle(opts)
         each = d.count or 1
         return {p: opts[i * each:(i + 1) * each] for i, p in enumerate(players) if opts[i * each:(i + 1) * each]}
@@ -141,13 +146,13 @@ def quantities(engine: Engine) -> tuple:
     """Every derived figure, for every player: an engine that kept a figure from an
     earlier table (`Quantities.face_up`) differs here from a fresh one."""
     st_ = engine.state
-    each = [(engine.draw_total(p), engine.play_quota(p), engine.hand_limit(p), engine.keeper_limit(p))
+    each = [(engine.core.draw_total(p), engine.core.play_quota(p), engine.core.hand_limit(p), engine.core.keeper_limit(p))
             for p in st_.players]
-    return (each, engine.draws_owed(), engine.draw_rule(), engine.plays_left(), engine.hand_limit(),
-            engine.keeper_limit(), engine.agenda_size(), engine.inflation(),
-            [engine.answering(h) for h in ("draw_bonus", "play_bonus", "numeral", "filter_winners")],
-            [engine.answering_in_front(h) for h in ("draw_bonus", "claims", "on_checkpoint")],
-            engine.holdings())
+    return (each, engine.core.draws_owed(), engine.core.draw_rule(), engine.core.plays_left(), engine.core.hand_limit(),
+            engine.core.keeper_limit(), engine.core.agenda_size(), engine.core.inflation(),
+            [engine.core.answering(h) for h in ("draw_bonus", "play_bonus", "numeral", "filter_winners")],
+            [engine.core.answering_in_front(h) for h in ("draw_bonus", "claims", "on_checkpoint")],
+            engine.core.holdings())
 
 
 def check_invariants(engine: Engine, total: int) -> None:
@@ -159,7 +164,7 @@ def check_invariants(engine: Engine, total: int) -> None:
     fresh = Engine(engine.cat, table)
     assert quantities(engine) == quantities(fresh)
     if engine.pending is None:
-        assert len(engine.state.goals) <= engine.agenda_size()
+        assert len(engine.state.goals) <= engine.core.agenda_size()
 
 
 @contextlib.contextmanager

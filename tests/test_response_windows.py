@@ -66,6 +66,6 @@ def test_turn_over_while_limit_discards_close_the_turn(tmp_path):
     engine.submit(Event("choose", answer=["Love"]))
     engine.submit(Event("choose", answer=["Bread"]))
     assert engine.pending is None
-    assert not engine.turn_over_since(engine.state.turn_number)     # Milk can still be played
+    assert not engine.core.turn_over_since(engine.state.turn_number)     # Milk can still be played
     engine.state.phase = "ending"
-    assert engine.turn_over_since(engine.state.turn_number)         # ending, discards may be pending
+    assert engine.core.turn_over_since(engine.state.turn_number)         # ending, discards may be pending

@@ -121,10 +121,10 @@ def test_bonus_keeper_counts_only_for_its_holder(tmp_path):
         events: []
         """)
     e = v.engine
-    assert e.draw_total("Ann") == 2 and e.draw_total("Ben") == 1
-    assert e.play_quota("Ann") == ("n", 2) and e.play_quota("Ben") == ("n", 1)
-    assert (e.hand_limit("Ann"), e.keeper_limit("Ann")) == (3, 4)
-    assert (e.hand_limit("Ben"), e.keeper_limit("Ben")) == (2, 3)
+    assert e.core.draw_total("Ann") == 2 and e.core.draw_total("Ben") == 1
+    assert e.core.play_quota("Ann") == ("n", 2) and e.core.play_quota("Ben") == ("n", 1)
+    assert (e.core.hand_limit("Ann"), e.core.keeper_limit("Ann")) == (3, 4)
+    assert (e.core.hand_limit("Ben"), e.core.keeper_limit("Ben")) == (2, 3)
 
 
 def test_cute_fuzzy_creature_stays_put_at_the_start_of_a_scenario(tmp_path):
@@ -523,7 +523,7 @@ def _star_position(seed: int) -> Engine:
             st.draw_pile.append(c)
     st.rng = type(st.rng)(seed)        # the table's own seeded generator
     e = Engine(cat, st)
-    st.drawn = e.draw_total(st.active_player)
+    st.drawn = e.core.draw_total(st.active_player)
     return e
 
 
@@ -537,7 +537,7 @@ def _answer(e: Engine, rng: random.Random):
     if d.kind in ("yes_no", "table"):
         return rng.random() < 0.5
     if d.kind == "deal":
-        order = e.seat_order(start=d.by)
+        order = e.core.seat_order(start=d.by)
         each = d.count or 1
         return {p: opts[i * each:(i + 1) * each] for i, p in enumerate(order) if opts[i * each:(i + 1) * each]}
     return rng.choice(opts)
@@ -571,7 +571,7 @@ def test_random_star_play_keeps_every_card(seed):
         if e.pending is None:
             # an attached Creeper is with its Keeper once the checkpoint has settled the table
             settled = Engine(e.cat, e.state.clone())
-            follow_attachments(settled)
+            follow_attachments(settled.core)
             st = settled.state
             for creeper, keeper in st.attachments.items():
                 assert st.owner_of_keeper(creeper) == st.owner_of_keeper(keeper) is not None

@@ -27,7 +27,7 @@ def _table(*names: str, eliminated: tuple[str, ...] = ()) -> State:
 
 
 def _names(st: State) -> list[str]:
-    return [s.name for s in Engine(default_catalogue(), st).systems()]
+    return [s.name for s in Engine(default_catalogue(), st).core.systems()]
 
 
 def test_a_table_without_such_cards_has_no_system():
@@ -62,7 +62,7 @@ def test_the_core_asks_only_the_systems_present(monkeypatch):
     for s in systems.SYSTEMS:
         monkeypatch.setattr(s, "settle", lambda core, _n=s.name: asked.append(_n))
     engine = Engine(default_catalogue(), _table("Milk", "Cookies", "Radioactive Potato"))
-    engine.checkpoint()
+    engine.core.checkpoint()
     assert asked == ["goal_watch"]
 
 

@@ -29,7 +29,9 @@ class RulesCore(Protocol):
     # -- the table and the card catalogue --------------------------------------
     state: State
     cat: Catalogue
-    entries: list[Entry]
+
+    @property
+    def entries(self) -> list[Entry]: ...
 
     @property
     def graph(self) -> InteractionGraph: ...

@@ -41,6 +41,11 @@ def _escape(match: re.Match) -> str:
     return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
 
 
+def needs_escaping(text: str) -> bool:
+    """Whether `printable(text)` would change anything (a quick test for the common case)."""
+    return _ONE_LINE.search(text) is not None
+
+
 def printable(text: str, keep_newlines: bool = False) -> str:
     """`text` with every control, direction or undecodable character escaped."""
     pattern = _MULTI_LINE if keep_newlines else _ONE_LINE

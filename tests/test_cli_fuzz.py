@@ -172,8 +172,7 @@ def test_closed_standard_output_from_the_shell(tmp_path):
     assert proc.stderr.decode().startswith("fluxx-judge: standard output is closed")
 
 
-@pytest.mark.parametrize("argv", [["search", "keeper"], ["card", "Milk"]])
-def test_a_reader_that_went_away_ends_quietly(argv, monkeypatch, capsys):
+def test_a_reader_that_went_away_ends_quietly(monkeypatch, capsys):
     """`fluxx-judge search x | head -c1`: the pipe breaks under the first write."""
     from fluxx_judge.cli import main
 
@@ -182,7 +181,7 @@ def test_a_reader_that_went_away_ends_quietly(argv, monkeypatch, capsys):
             raise BrokenPipeError(32, "Broken pipe")
 
     monkeypatch.setattr(sys, "stdout", Gone())
-    assert main(argv) == 0
+    assert main(["search", "keeper"]) == 0
     assert "Traceback" not in capsys.readouterr().err
 
 

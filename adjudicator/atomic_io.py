@@ -11,6 +11,12 @@ old file or the new one, never half of each. Around that core:
 - the temporary file is removed on any failure, and temporary files of the same
   target left behind by a save that was killed are cleared on the next save.
 
+`write_new(path, data)` writes a file that must not exist yet: complete, or not at all,
+and never over another file, even one that another process makes at the same moment
+(the data goes to a temporary file that is then hard-linked to the name, which fails
+if the name is taken; where hard links are not supported the name is created with
+O_EXCL and written in place).
+
 Temporary files are named ``.NAME.<pid>.<random>.fluxx-tmp`` so that they are easy
 to recognise and so that a later save can tell a dead writer's leftovers (its pid
 no longer runs) from another process saving right now.
@@ -174,24 +180,10 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
     keep_mode = _check_target(shown, target)
     folder = target.parent
     clear_stale_temps(target)
-    tmp = folder / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TMP_SUFFIX}"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
-    except OSError as exc:
-        if exc.errno == errno.ENAMETOOLONG:  # the target's own name fits, ours is longer
-            tmp = folder / f".fj.{os.getpid()}.{secrets.token_hex(4)}{TMP_SUFFIX}"
-            try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except OSError as exc2:
-                raise _os_error(exc2, shown, folder) from None
-        else:
-            raise _os_error(exc, shown, folder) from None
+    tmp, fd = _temp_file(folder, target.name, shown)
     try:
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(payload)
-                fh.flush()
-                os.fsync(fh.fileno())
+            _write_all(fd, payload)
             if keep_mode is None:
                 umask = os.umask(0)
                 os.umask(umask)
@@ -210,6 +202,82 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
             pass
         raise
     try:  # make the rename itself durable
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+    return target
+
+
+def _temp_file(folder: Path, name: str, shown: str) -> tuple[Path, int]:
+    """A new temporary file for `name` in `folder`, opened for writing (mode 0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    tmp = folder / f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TMP_SUFFIX}"
+    try:
+        return tmp, os.open(tmp, flags, 0o600)
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:  # the target's own name fits, ours is longer
+            raise _os_error(exc, shown, folder) from None
+    tmp = folder / f".fj.{os.getpid()}.{secrets.token_hex(4)}{TMP_SUFFIX}"
+    try:
+        return tmp, os.open(tmp, flags, 0o600)
+    except OSError as exc:
+        raise _os_error(exc, shown, folder) from None
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(payload)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def write_new(path: str | os.PathLike, data: str | bytes) -> Path:
+    """Write `data` to `path`, which must not exist: FileExistsError when the name is
+    taken (by a file, a folder, a link, even one made meanwhile by another process),
+    `WriteError` when it cannot be written. Never replaces anything; the file appears
+    complete (or, where hard links are not supported, is created exclusively)."""
+    shown = _shown(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    target = Path(os.path.abspath(os.fspath(path)))
+    folder = target.parent
+    umask = os.umask(0)
+    os.umask(umask)
+    mode = 0o666 & ~umask
+    tmp, fd = _temp_file(folder, target.name, shown)
+    try:
+        try:
+            _write_all(fd, payload)
+            os.chmod(tmp, mode)
+            try:
+                os.link(tmp, target, follow_symlinks=False)
+            except FileExistsError:
+                raise
+            except OSError as exc:
+                if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.EXDEV,
+                                     errno.ENOSYS):
+                    raise
+                # no hard links here (some shared or FAT file systems): an exclusive create
+                out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                              | getattr(os, "O_CLOEXEC", 0), mode)
+                try:
+                    _write_all(out, payload)
+                except BaseException:
+                    os.unlink(target)
+                    raise
+        except FileExistsError:
+            raise
+        except OSError as exc:
+            raise _os_error(exc, shown, folder) from None
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    try:  # make the new name itself durable
         dfd = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(dfd)

@@ -20,7 +20,7 @@ from adjudicator.mechanics.base import BASIC, CARD_TYPES, UNKNOWN, Mechanic
 from adjudicator.names import normalize, suggest
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pathlib import Path
+    from adjudicator.private_cache import Folder
 
 EDITIONS = {
     "base": "Fluxx 5.0",
@@ -195,51 +195,52 @@ def _check_params(card: str, mech_name: str, node: strictyaml.Node | None, numer
     return params
 
 
-def _read_records(text: str, path: str) -> list[CardDef]:
+def _record_nodes(text: str, path: str) -> list[strictyaml.Node]:
+    """The records of a card file, as read (not yet checked)."""
     root = strictyaml.parse(text, path)
-    if root is None:
-        return []
-    out: list[CardDef] = []
-    for rec in root.as_seq("a card file"):
-        fields = strictyaml.check_keys(rec, _RECORD_KEYS, "a card record", required=("name", "type", "editions", "effect"))
-        name = fields["name"].as_str("card name")
-        ctype = fields["type"].as_str(f"type of {name!r}")
-        if ctype not in CARD_TYPES:
-            raise fields["type"].error(f"card {name!r}: unknown type {ctype!r} (one of {', '.join(CARD_TYPES)})")
-        editions = [n.as_str("edition") for n in fields["editions"].as_seq(f"editions of {name!r}")]
-        for ed, n in zip(editions, fields["editions"].value):
-            if ed not in EDITIONS:
-                raise n.error(f"card {name!r}: unknown edition {ed!r} (one of {', '.join(EDITIONS)})")
-        mech_name = fields["mechanic"].as_str(f"mechanic of {name!r}") if "mechanic" in fields else _DEFAULT_MECHANIC.get(ctype)
-        if mech_name is None:
-            raise rec.error(f"card {name!r} needs a mechanic")
-        if mech_name not in REGISTRY:
-            where = fields.get("mechanic", rec)
-            close = suggest(mech_name, {m: m for m in REGISTRY})
-            raise where.error(f"card {name!r}: no mechanic is called {mech_name!r}" + (f" - did you mean {close[0]!r}?" if close else ""))
-        mech = REGISTRY[mech_name]
-        if mech.card_types and ctype not in mech.card_types:
-            raise rec.error(f"card {name!r}: mechanic {mech_name!r} is for {', '.join(sorted(mech.card_types))} cards, not {ctype}")
-        numerals = [n.as_str("numeral") for n in fields["numerals"].as_seq("numerals")] if "numerals" in fields else []
-        also = _read_also(name, ctype, mech, fields.get("also"))
-        params = _check_params(name, mech_name, fields.get("params"), numerals, rec,
-                               _composed(mech, also) if also else None)
-        certainty = fields["certainty"].as_str("certainty") if "certainty" in fields else "full"
-        if certainty not in ("full", "partial"):
-            raise fields["certainty"].error("certainty must be full or partial")
-        out.append(CardDef(
-            key=name, name=name, type=ctype, editions=tuple(editions), mechanic=mech_name,
-            params=params, numerals=frozenset(numerals),
-            aliases=tuple(n.as_str("alias") for n in fields["aliases"].as_seq("aliases")) if "aliases" in fields else (),
-            tags=frozenset(n.as_str("tag") for n in fields["tags"].as_seq("tags")) if "tags" in fields else frozenset(),
-            effect=fields["effect"].as_str("effect"),
-            certainty=certainty,
-            note=fields["note"].as_str("note") if "note" in fields else "",
-            generic=fields["generic"].as_bool("generic") if "generic" in fields else False,
-            copies=fields["copies"].as_int("copies", 1, 999) if "copies" in fields else 1,
-            also=tuple(also),
-        ))
-    return out
+    return [] if root is None else root.as_seq("a card file")
+
+
+def _read_record(rec: strictyaml.Node) -> CardDef:
+    """One card record, checked against the mechanics (raises InputError at its place)."""
+    fields = strictyaml.check_keys(rec, _RECORD_KEYS, "a card record", required=("name", "type", "editions", "effect"))
+    name = fields["name"].as_str("card name")
+    ctype = fields["type"].as_str(f"type of {name!r}")
+    if ctype not in CARD_TYPES:
+        raise fields["type"].error(f"card {name!r}: unknown type {ctype!r} (one of {', '.join(CARD_TYPES)})")
+    editions = [n.as_str("edition") for n in fields["editions"].as_seq(f"editions of {name!r}")]
+    for ed, n in zip(editions, fields["editions"].value):
+        if ed not in EDITIONS:
+            raise n.error(f"card {name!r}: unknown edition {ed!r} (one of {', '.join(EDITIONS)})")
+    mech_name = fields["mechanic"].as_str(f"mechanic of {name!r}") if "mechanic" in fields else _DEFAULT_MECHANIC.get(ctype)
+    if mech_name is None:
+        raise rec.error(f"card {name!r} needs a mechanic")
+    if mech_name not in REGISTRY:
+        where = fields.get("mechanic", rec)
+        close = suggest(mech_name, {m: m for m in REGISTRY})
+        raise where.error(f"card {name!r}: no mechanic is called {mech_name!r}" + (f" - did you mean {close[0]!r}?" if close else ""))
+    mech = REGISTRY[mech_name]
+    if mech.card_types and ctype not in mech.card_types:
+        raise rec.error(f"card {name!r}: mechanic {mech_name!r} is for {', '.join(sorted(mech.card_types))} cards, not {ctype}")
+    numerals = [n.as_str("numeral") for n in fields["numerals"].as_seq("numerals")] if "numerals" in fields else []
+    also = _read_also(name, ctype, mech, fields.get("also"))
+    params = _check_params(name, mech_name, fields.get("params"), numerals, rec,
+                           _composed(mech, also) if also else None)
+    certainty = fields["certainty"].as_str("certainty") if "certainty" in fields else "full"
+    if certainty not in ("full", "partial"):
+        raise fields["certainty"].error("certainty must be full or partial")
+    return CardDef(
+        key=name, name=name, type=ctype, editions=tuple(editions), mechanic=mech_name,
+        params=params, numerals=frozenset(numerals),
+        aliases=tuple(n.as_str("alias") for n in fields["aliases"].as_seq("aliases")) if "aliases" in fields else (),
+        tags=frozenset(n.as_str("tag") for n in fields["tags"].as_seq("tags")) if "tags" in fields else frozenset(),
+        effect=fields["effect"].as_str("effect"),
+        certainty=certainty,
+        note=fields["note"].as_str("note") if "note" in fields else "",
+        generic=fields["generic"].as_bool("generic") if "generic" in fields else False,
+        copies=fields["copies"].as_int("copies", 1, 999) if "copies" in fields else 1,
+        also=tuple(also),
+    )
 
 
 def _read_also(card: str, ctype: str, main: Mechanic, node: strictyaml.Node | None) -> list[str]:
@@ -309,11 +310,13 @@ def _merge(records: list[CardDef]) -> list[CardDef]:
 
 def load_catalogue(files: Iterable[tuple[str, str]]) -> Catalogue:
     """Build a catalogue from (path, text) pairs."""
+    return _checked_catalogue([(path, _record_nodes(text, path)) for path, text in files])
+
+
+def _checked_catalogue(files: list[tuple[str, list[strictyaml.Node]]]) -> Catalogue:
+    """The catalogue of each file's records, every record checked (raises InputError)."""
     load_all()
-    records: list[CardDef] = []
-    for path, text in files:
-        records.extend(_read_records(text, path))
-    return Catalogue(_merge(records))
+    return Catalogue(_merge([_read_record(rec) for _, records in files for rec in records]))
 
 
 def builtin_card_files() -> list[tuple[str, str]]:
@@ -327,24 +330,30 @@ def builtin_card_files() -> list[tuple[str, str]]:
 
 @functools.lru_cache(maxsize=1)
 def default_catalogue() -> Catalogue:
-    """The built-in catalogue (every edition the project knows). Checking the card
-    files against the mechanics takes a quarter of a second, so the checked records are
-    kept in the user's cache, keyed by the card files and the mechanics' source; any
-    change to either, or a cache that cannot be read, means checking them again."""
+    """The built-in catalogue (every edition the project knows). Reading the card files
+    takes a sixth of a second, so their records are kept in the user's cache, keyed by
+    the card files and the mechanics' source and signed with the user's cache key
+    (adjudicator.private_cache); any change to either, or a cache that is missing, not
+    the user's alone, unsigned or does not check, means reading the card files again.
+    The cached records go through the same checks as the card files' own."""
     files = builtin_card_files()
     key = _catalogue_key(files)
     cached = _read_cached_catalogue(key)
     if cached is not None:
         return cached
     try:
-        catalogue = load_catalogue(files)
+        records = [(path, _record_nodes(text, path)) for path, text in files]
+        catalogue = _checked_catalogue(records)
     except InputError as exc:
         raise CatalogueError(f"the built-in card data is broken: {exc}") from None
-    _write_cached_catalogue(key, catalogue)
+    _write_cached_catalogue(key, records)
     return catalogue
 
 
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3
+_CACHE_FILE = "catalogue.json"
+_CACHE_LABEL = "card catalogue"
+_CACHE_LIMIT = 4_000_000          # bytes; the whole catalogue is about 150 KB
 
 
 def _catalogue_key(files: list[tuple[str, str]]) -> str:
@@ -360,46 +369,52 @@ def _catalogue_key(files: list[tuple[str, str]]) -> str:
     return h.hexdigest()
 
 
-def _catalogue_cache_path() -> Path:
+def _cache_folder() -> Folder:
+    from adjudicator.private_cache import Folder
     from adjudicator.userdirs import cache_dir
 
-    return cache_dir() / "catalogue.json"
+    return Folder.open_root(cache_dir())
 
 
 def _read_cached_catalogue(key: str) -> Catalogue | None:
+    """The catalogue of the cached records for `key`, or None: missing, stale, not the
+    user's alone, not signed with the user's key, or refused by the card checks."""
     import json
 
+    from adjudicator.private_cache import read_signed
+
     try:
-        data = json.loads(_catalogue_cache_path().read_text(encoding="utf-8"))
-        if data.get("key") != key:
+        with _cache_folder() as folder:
+            raw = read_signed(folder, _CACHE_FILE, _CACHE_LABEL, _CACHE_LIMIT)
+        if raw is None:
             return None
-        load_all()
-        cards = [CardDef(key=r["key"], name=r["name"], type=r["type"], editions=tuple(r["editions"]),
-                         mechanic=r["mechanic"], params=r["params"], numerals=frozenset(r["numerals"]),
-                         aliases=tuple(r["aliases"]), tags=frozenset(r["tags"]), effect=r["effect"],
-                         certainty=r["certainty"], note=r["note"], generic=r["generic"], copies=r["copies"],
-                         also=tuple(r.get("also", ())))
-                 for r in data["cards"]]
-        if any(m not in REGISTRY for c in cards for m in (c.mechanic, *c.also)):
+        data = json.loads(raw)
+        if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("files"), list):
             return None
-        return Catalogue(cards)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None          # missing, stale or damaged: the card files are checked again
+        records = []
+        for entry in data["files"]:
+            path, recs, places = entry["path"], entry["records"], entry["places"]
+            if not (isinstance(path, str) and isinstance(recs, list) and isinstance(places, list)
+                    and len(recs) == len(places)):
+                return None
+            shown = f"{_CACHE_FILE} (records of {path})"
+            records.append((path, [strictyaml.from_plain(r, shown, int(line), int(col))
+                                   for r, (line, col) in zip(recs, places)]))
+        return _checked_catalogue(records)
+    except Exception:
+        # whatever is wrong with a cache (unreadable, damaged, refused), the card files are read again
+        return None
 
 
-def _write_cached_catalogue(key: str, catalogue: Catalogue) -> None:
+def _write_cached_catalogue(key: str, records: list[tuple[str, list[strictyaml.Node]]]) -> None:
     import json
 
-    from adjudicator.atomic_io import write_atomic
+    from adjudicator.private_cache import Untrusted, write_signed
 
-    cards = [{"key": c.key, "name": c.name, "type": c.type, "editions": list(c.editions), "mechanic": c.mechanic,
-              "params": c.params, "numerals": sorted(c.numerals), "aliases": list(c.aliases), "tags": sorted(c.tags),
-              "effect": c.effect, "certainty": c.certainty, "note": c.note, "generic": c.generic, "copies": c.copies,
-              "also": list(c.also)}
-             for c in catalogue]
+    data = {"key": key, "files": [{"path": path, "records": [r.plain_data() for r in recs],
+                                   "places": [[r.line, r.col] for r in recs]} for path, recs in records]}
     try:
-        path = _catalogue_cache_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps({"key": key, "cards": cards}))
-    except (OSError, TypeError, ValueError):
+        with _cache_folder() as folder:
+            write_signed(folder, _CACHE_FILE, _CACHE_LABEL, json.dumps(data).encode("utf-8"))
+    except (OSError, Untrusted, TypeError, ValueError):
         pass                 # a cache that cannot be written costs only the next start-up

@@ -137,9 +137,11 @@ class Declared:
         return f"{self.card.name} is a plain {self.card.type.replace('_', ' ').title()}"
 
 
-def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared]]:
-    """The catalogue of one scenario: the base catalogue with the cards `cards:` declares.
-    A declared name or alias may not clash with a catalogue card or another declared card."""
+def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared], int]:
+    """The catalogue of one scenario: the base catalogue with the cards `cards:` declares,
+    the declarations, and how many cards their `like` and `needs` name (counted against
+    MAX_CARD_REFS). A declared name or alias may not clash with a catalogue card or
+    another declared card, nor read as copies (`Zombie x3`)."""
     from adjudicator.mechanics import REGISTRY
     from adjudicator.names import normalize
 
@@ -159,6 +161,13 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
             _refuse_bad_name(where, label, "a declared card's name")
             if label.strip() == "?":
                 raise where.error("'?' stands for an unseen card; give the declared card a name")
+            copies = COPIES.match(label.strip())
+            if copies:
+                # every list would read it as copies of another card ("Zombie x3": three Zombies)
+                stem, digits = clip(copies.group(1).strip()), clip(copies.group(2), 10)
+                fix = f"such as {stem + ' ' + digits!r}" if stem not in ("", "?") else "of its own"
+                raise where.error(f"{clip(label)!r} would read as {digits} copies of {stem!r} in every list; a "
+                                  f"declared card's name may not end in ` xN`: give it a name {fix}")
             clash = base._index.get(normalize(label))
             if clash:
                 other = base.cards[clash[0]].name
@@ -176,9 +185,16 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
                              aliases=tuple(aliases)) for _, _, name, ctype, aliases in staged]
     lookup = Catalogue([*base, *declared_defs])   # `needs` may name declared Keepers
     out: list[Declared] = []
+    named = 0          # cards `like` and `needs` name, counted against MAX_CARD_REFS with the rest
     for (item, fields, name, ctype, aliases) in staged:
         like_name, needs = None, []
         note = fields["note"].as_str("note") if "note" in fields else ""
+        for ref in ([fields["like"]] if "like" in fields else []) + (
+                fields["needs"].as_seq("needs") if "needs" in fields else []):
+            named += 1
+            if named > MAX_CARD_REFS:
+                raise ref.error(f"the scenario names more than {MAX_CARD_REFS:,} cards (copies, `xN` and the "
+                                "cards of `like` and `needs` counted); that is the limit")
         if "like" in fields:
             if "needs" in fields:
                 raise fields["needs"].error("`needs` describes a Goal of its own; a card with `like` works exactly as "
@@ -197,6 +213,7 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
         elif ctype == GOAL:
             if "needs" not in fields:
                 raise item.error(f"the Goal {name} needs `like: GOAL` or `needs: [KEEPER, ...]` (the Keepers it asks for)")
+            first: dict[str, Node] = {}
             for n in fields["needs"].as_seq("needs"):
                 try:
                     keeper = lookup.resolve(n.as_str("a Keeper in needs"))
@@ -204,6 +221,11 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
                     raise n.error(str(exc)) from None
                 if keeper.type != KEEPER:
                     raise n.error(f"{keeper.name} is a {keeper.type.replace('_', ' ')}; `needs` names Keepers")
+                if keeper.key in first:
+                    # a Goal asks for distinct Keepers, and one Keeper in front of a player counts once
+                    raise n.error(f"{keeper.name} is already in needs (line {first[keeper.key].line}); one Keeper "
+                                  "counts once toward a Goal, so name each Keeper once")
+                first[keeper.key] = n
                 needs.append(keeper.name)
             if not needs:
                 raise fields["needs"].error("a Goal needs at least one Keeper")
@@ -225,7 +247,7 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
             raise item.error(f"a declared {type_word.replace('_', ' ')} needs `like: CARD`: the catalogue card it "
                              "works exactly as (only a Keeper, a Creeper or a Goal with `needs` can be plain)")
         out.append(Declared(card, like_name, needs, item))
-    return Catalogue([*base, *(d.card for d in out)]), out
+    return Catalogue([*base, *(d.card for d in out)]), out, named
 
 
 def declared_catalogue(cards: Any, base: Catalogue | None = None) -> Catalogue:
@@ -420,9 +442,13 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
         raise top["id"].error(f"id {sid[:60]!r} must be kebab-case (lowercase words joined by '-'), "
                               f"at most {MAX_NAME_CHARS} characters")
     declared: list[Declared] = []
+    named = 0
     if "cards" in top:
-        catalogue, declared = declare_cards(top["cards"], catalogue)
+        catalogue, declared, named = declare_cards(top["cards"], catalogue)
     pos = Position.read(top["table"], catalogue)
+    if named and named + pos.card_count() > MAX_CARD_REFS:
+        raise top["table"].error(f"the scenario names more than {MAX_CARD_REFS:,} cards (the table's and those "
+                                 "of `like` and `needs` counted); that is the limit")
     # refused in the order the file has always been read: editions and seats, then the
     # scenario's own fields, then the rest of the table, `reshuffle`, the rules' verdict
     seating = [p for p in pos.reading if p.zone in ("editions", "players")]
@@ -435,7 +461,7 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
                   declared=declared)
     _refuse(pos.reading)
     players = pos.players
-    reader = _Reader(catalogue, pos.editions, named=pos.card_count())
+    reader = _Reader(catalogue, pos.editions, named=named + pos.card_count())
     if "reshuffle" in top:
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
     _refuse(pos.judge())

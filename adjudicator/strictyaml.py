@@ -340,6 +340,23 @@ def check_keys(node: Node, allowed: list[str], what: str, required: tuple[str, .
     return mapping
 
 
+def from_plain(value: Any, path: str, line: int = 1, col: int = 1) -> Node:
+    """A Node tree for plain data read from elsewhere (JSON), every node placed at
+    `line` and `col`, so that the readers written for YAML check it the same way.
+    Only JSON's kinds are taken (text, numbers, true/false, null, lists, mappings with
+    text keys); depth and size are the caller's to bound."""
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise InputError("a mapping key that is not text", path, line, col)
+        return Node({k: from_plain(v, path, line, col) for k, v in value.items()}, line, col, path,
+                    key_nodes={k: Node(k, line, col, path) for k in value})
+    if isinstance(value, list):
+        return Node([from_plain(v, path, line, col) for v in value], line, col, path)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return Node(value, line, col, path, source=value if isinstance(value, str) else "")
+    raise InputError(f"a value of an unknown kind ({type(value).__name__})", path, line, col)
+
+
 def load_plain(text: str, path: str = "<text>") -> Any:
     """Plain data from YAML text, read exactly as the strict reader reads it."""
     node = parse(text, path)

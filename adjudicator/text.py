@@ -9,7 +9,7 @@ output stays valid JSON).
 
 `use_printable_output()` puts that filter on the command line's stdout and stderr,
 and makes a terminal that is not UTF-8 show what it cannot encode as escapes instead
-of failing.
+of failing; `output_closed()` tells a command that it has no stdout to print to.
 
 >>> printable("Ann\\x1b]0;owned\\x07")
 'Ann\\\\x1b]0;owned\\\\x07'
@@ -39,6 +39,11 @@ def _escape(match: re.Match) -> str:
         return "\\r"
     # \xNN only below 0x20 (JSON escapes those itself), \uNNNN above: JSON output stays valid
     return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+
+
+def needs_escaping(text: str) -> bool:
+    """Whether `printable(text)` would change anything (a quick test for the common case)."""
+    return _ONE_LINE.search(text) is not None
 
 
 def printable(text: str, keep_newlines: bool = False) -> str:
@@ -72,3 +77,15 @@ def use_printable_output() -> None:
         except (AttributeError, ValueError):
             pass
         setattr(sys, name, PrintableStream(stream))
+
+
+def output_closed(prog: str = "fluxx-judge") -> bool:
+    """True, after saying so on stderr, when the process was started with standard
+    output closed (`fluxx-judge search x >&-`): Python then has no sys.stdout at all,
+    and every command prints its result there. The caller ends with status 2."""
+    if sys.stdout is not None:
+        return False
+    if sys.stderr is not None:
+        sys.stderr.write(f"{prog}: standard output is closed, so there is nowhere to print; nothing was done "
+                         "(to discard the output, send it to /dev/null)\n")
+    return True

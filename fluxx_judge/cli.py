@@ -25,8 +25,8 @@ def _scenario_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
             for root, dirs, names in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
                 files.extend(os.path.join(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
-        elif os.path.isfile(p):
-            files.append(p)
+        elif os.path.exists(p):
+            files.append(p)              # a FIFO or a device too: the reader says what it is
         else:
             missing.append(p)
     return files, missing
@@ -302,11 +302,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from adjudicator.text import output_closed, use_printable_output
+
+    if output_closed():
+        return 2
     if not getattr(args, "func", None):
         return cmd_app(args)
     if args.func is not cmd_app:
-        from adjudicator.text import use_printable_output
-
         use_printable_output()
     try:
         return args.func(args)

@@ -346,8 +346,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     add_commands(sub)
     args = parser.parse_args(argv)
-    from adjudicator.text import use_printable_output
+    from adjudicator.text import output_closed, use_printable_output
 
+    if output_closed():
+        return EXIT_USAGE
     use_printable_output()
     return args.func(args)
 

@@ -10,10 +10,15 @@ vocabulary), so a new process opens the index and searches without deriving or p
 anything again. The whoosh index is written in one bulk pass by rulings.index_writer
 (whoosh's files, without its per-document pipeline).
 
-Every folder carries a manifest of its files' sizes and SHA-256 sums; it is written to
-a temporary folder and renamed into place only when complete, and it is read into
-memory once verified. A missing, stale, half-written or damaged folder is rebuilt,
-never trusted. When the cache directory cannot be written the index lives in memory.
+whoosh keeps its table of contents, stored fields and positions as pickles, and
+unpickling runs code, so nothing is read from a folder someone else could have
+written: the folders and files must be the user's alone, opened without following
+links (adjudicator.private_cache), and the manifest, which lists every file's size and
+SHA-256 sum, must carry an HMAC made with the user's cache key. The folder is written
+under a temporary name and renamed into place only when complete; it is read into
+memory once, checked, and whoosh reads those same bytes from memory. A missing, stale,
+half-written, damaged, unsigned or foreign folder is rebuilt, never trusted. When the
+cache folder cannot be written, or is not the user's alone, the index lives in memory.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections import Counter
 import tempfile
 import threading
@@ -36,6 +42,8 @@ from typing import Any
 from whoosh.fields import KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
+from adjudicator import private_cache
+from adjudicator.private_cache import Folder, Untrusted, read_signed, write_signed
 from rulings import corpus as corpus_mod
 from rulings import lexicon, paths
 from rulings.lexicon import ANALYZER, CardLexicon, Vocabulary, card_key
@@ -332,65 +340,110 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_folder(root: Path, digest: str, storage: RamStorage, docs: int) -> Path:
-    """Write the in-memory index to root/<digest>, atomically (temp folder + rename)."""
-    root.mkdir(parents=True, exist_ok=True)
-    final = root / digest[:24]
-    tmp = Path(tempfile.mkdtemp(prefix=f".build-{digest[:12]}-", dir=str(root)))
+MANIFEST_LABEL = "search index manifest"
+MAX_MANIFEST_BYTES = 1_000_000
+MAX_INDEX_FILE_BYTES = 1 << 30        # a 10,000-record index is about 20 MB
+
+
+def write_folder(root: Folder, digest: str, storage: RamStorage, docs: int, secret: bytes
+                 ) -> tuple[str, dict[str, Any]]:
+    """Write the in-memory index into `root` (the cache's index folder) as the folder
+    <digest>, atomically (a temporary folder renamed when complete), with a manifest
+    signed with the user's cache key; returns the folder's name and the manifest."""
+    final = digest[:24]
+    tmp = root.new_folder(f".build-{digest[:12]}-")
     try:
-        files = {}
-        for name in storage.list():
-            data = bytes(storage.files[name])
-            (tmp / name).write_bytes(data)
-            files[name] = [len(data), _sha(data)]
-        manifest = {"hash": digest, "docs": docs, "schema": SCHEMA_VERSION, "files": files,
-                    "built": time.time()}
-        (tmp / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-        if final.exists():
-            discard(final)
+        with root.sub(tmp) as folder:
+            files = {}
+            for name in storage.list():
+                data = bytes(storage.files[name])
+                folder.write(name, data)
+                files[name] = [len(data), _sha(data)]
+            manifest = {"hash": digest, "docs": docs, "schema": SCHEMA_VERSION, "files": files,
+                        "built": time.time()}
+            write_signed(folder, MANIFEST, MANIFEST_LABEL, json.dumps(manifest).encode("utf-8"), secret)
+        if root.entry(final) is not None:
+            discard(root, final)
         try:
-            os.rename(tmp, final)
+            root.rename(tmp, final)
         except OSError:
-            if verify(final, digest) is None:  # another process won the race with a bad one
+            if open_verified(root, final, digest, secret) is None:   # another process won the race with a bad one
                 raise
-            discard(tmp)
+            discard(root, tmp)
     except BaseException:
-        discard(tmp)
+        discard(root, tmp)
         raise
-    return final
+    return final, manifest
 
 
-def discard(folder: Path) -> None:
-    """Remove a folder, first moving it aside so no reader ever sees it half-deleted."""
+def discard(root: Folder, name: str) -> None:
+    """Remove a folder of `root`, first moving it aside so no reader ever sees it half-deleted."""
+    aside = f".trash-{uuid.uuid4().hex[:8]}"
     try:
-        aside = folder.with_name(f".trash-{uuid.uuid4().hex[:8]}")
-        os.rename(folder, aside)
-        folder = aside
+        root.rename(name, aside)
+        name = aside
     except OSError:
         pass
-    shutil.rmtree(folder, ignore_errors=True)
+    root.remove(name)
 
 
-def verify(folder: Path, digest: str) -> dict[str, bytes] | None:
-    """The folder's files when its manifest matches `digest` and every file is intact
-    (no file missing, truncated, altered or added); otherwise None."""
+def _verified(folder: Folder, digest: str, secret: bytes) -> tuple[dict[str, bytes], dict[str, Any]] | None:
+    """The folder's files and manifest when the manifest is signed with the user's key,
+    is for `digest`, and every file is the user's alone and intact (none missing,
+    truncated, altered or added); otherwise None. The bytes returned are the bytes
+    checked: whoosh reads them from memory, never from the folder again."""
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        raw = read_signed(folder, MANIFEST, MANIFEST_LABEL, MAX_MANIFEST_BYTES, secret)
+        if raw is None:
+            return None
+        manifest = json.loads(raw)
         if manifest.get("hash") != digest or manifest.get("schema") != SCHEMA_VERSION:
             return None
         expected = manifest["files"]
-        present = {p.name for p in folder.iterdir()} - {MANIFEST}
-        if present != set(expected):
+        if set(folder.names()) - {MANIFEST} != set(expected):
             return None
         out = {}
         for name, (size, sha) in expected.items():
-            data = (folder / name).read_bytes()
+            data = folder.read(name, MAX_INDEX_FILE_BYTES)
             if len(data) != size or _sha(data) != sha:
                 return None
             out[name] = data
-        return out
-    except (OSError, ValueError, KeyError, TypeError):
+        return out, manifest
+    except (OSError, ValueError, KeyError, TypeError, Untrusted):
         return None
+
+
+def open_verified(root: Folder, name: str, digest: str, secret: bytes
+                  ) -> tuple[dict[str, bytes], dict[str, Any]] | None:
+    """`_verified` for the folder `name` of `root`; None when it is missing or not a
+    folder of the user's alone."""
+    try:
+        with root.sub(name) as folder:
+            return _verified(folder, digest, secret)
+    except (OSError, Untrusted, ValueError):
+        return None
+
+
+def verify(folder: Path, digest: str) -> dict[str, bytes] | None:
+    """The files of the index folder at `folder` (in the current cache) when it is
+    intact and signed for `digest`; otherwise None."""
+    try:
+        with _index_folder(paths.cache_dir()) as root:
+            found = open_verified(root, Path(folder).name, digest, private_cache.key())
+    except (OSError, Untrusted):
+        return None
+    return None if found is None else found[0]
+
+
+def manifest_of(folder: Path) -> dict[str, Any] | None:
+    """The manifest of the index folder at `folder` (in the current cache), when it is
+    signed with the user's key."""
+    try:
+        with _index_folder(paths.cache_dir()) as root, root.sub(Path(folder).name) as sub:
+            raw = read_signed(sub, MANIFEST, MANIFEST_LABEL, MAX_MANIFEST_BYTES)
+    except (OSError, Untrusted):
+        return None
+    return None if raw is None else json.loads(raw)
 
 
 def quick_check(loaded: Loaded) -> bool:
@@ -406,23 +459,36 @@ def quick_check(loaded: Loaded) -> bool:
         return False
 
 
-def cleanup(root: Path, keep: Path) -> None:
+def cleanup(root: Folder, keep: str) -> None:
+    """Remove what else is in the index folder: older indexes, and builds and trash
+    other processes left (a build less than ten minutes old may still be running)."""
     try:
-        for entry in root.iterdir():
-            if entry == keep:
+        for name in root.names():
+            if name == keep:
                 continue
-            if entry.name.startswith((".build-", ".trash-")):
-                try:  # an unfinished build of another process: leave it unless old
-                    if time.time() - entry.stat().st_mtime < 600 and entry.name.startswith(".build-"):
-                        continue
-                except OSError:
-                    continue
-            if entry.is_dir():
-                discard(entry) if not entry.name.startswith(".trash-") else shutil.rmtree(entry, ignore_errors=True)
+            st = root.entry(name)
+            if st is None:
+                continue
+            if name.startswith(".build-") and time.time() - st.st_mtime < 600:
+                continue
+            if stat.S_ISDIR(st.st_mode) and not name.startswith(".trash-"):
+                discard(root, name)
             else:
-                entry.unlink(missing_ok=True)
+                root.remove(name)
     except OSError:
         pass
+
+
+def _index_folder(cache: Path) -> Folder:
+    """The cache's index folder, made when missing (and made again when it is not the
+    user's alone: in a cache folder that is, only the user could have made it so).
+    Raises Untrusted when the cache folder itself is not the user's alone, OSError."""
+    with Folder.open_root(cache) as root:
+        try:
+            return root.sub("index", create=True)
+        except Untrusted:
+            discard(root, "index")       # a link is removed, never followed
+            return root.sub("index", create=True)
 
 
 def _loaded(cache: Path, digest: str, ix, folder: Path | None, manifest: dict, derived: dict,
@@ -442,6 +508,9 @@ _lock = threading.RLock()
 _state: dict[str, Loaded] = {}
 
 
+_told: set[str] = set()        # cache folders already reported as not the user's alone
+
+
 def load() -> Loaded:
     """The index for the current inputs and cache directory, opened or (re)built."""
     cache = paths.cache_dir()
@@ -455,43 +524,66 @@ def load() -> Loaded:
             stats["rebuild_reasons"].append("stale" if cur.digest != digest else "damaged")
         from rulings import ingest
 
-        root = cache / "index"
-        folder = root / digest[:24]
-        files = verify(folder, digest) if folder.is_dir() else None
-        if files is not None:
-            try:
-                storage = RamStorage()
-                storage.files.update(files)
-                ix = storage.open_index()
-                derived = json.loads(files[DERIVED_FILE])
-                manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-                if ix.doc_count() == manifest.get("docs"):
-                    loaded = _loaded(cache, digest, ix, folder, manifest, derived, False,
-                                     derived.get("store_problem"))
-                    stats["opens"] += 1
-                    _state[key] = loaded
-                    return loaded
-            except Exception as exc:  # unreadable despite the manifest: rebuild below
-                stats["rebuild_reasons"].append(f"unreadable: {exc}")
-        corpus = corpus_mod.load_corpus()
-        problem = ingest.store_problem()  # the same store bytes give the same problem
-        rulings = [*corpus, *ingest.imported_rulings()]
-        lex = lexicon.build_lexicon(rulings, lexicon.catalogue())
-        storage, ix, derived = build(rulings, lex, problem)
-        stats["builds"] += 1
-        written: Path | None = None
-        manifest: dict[str, Any] = {}
+        root: Folder | None = None
+        secret = b""
+        name = digest[:24]
         try:
-            written = write_folder(root, digest, storage, len(rulings))
-            manifest = json.loads((written / MANIFEST).read_text(encoding="utf-8"))
-            cleanup(root, written)
-        except OSError as exc:
-            written = None  # read-only or full cache: keep the index in memory only
-            corpus_mod.log_problem(f"the search index cannot be saved in {root} ({exc}); "
-                                   "it is kept in memory for this run")
-        loaded = _loaded(cache, digest, ix, written, manifest, derived, True, problem)
-        _state[key] = loaded
-        return loaded
+            root = _index_folder(cache)
+            secret = private_cache.key()
+        except Untrusted as exc:
+            if root is not None:
+                root.close()
+            root = None
+            if key not in _told:
+                _told.add(key)
+                corpus_mod.log_problem(f"the search index is kept in memory for this run: {exc}")
+        except OSError:
+            if root is not None:
+                root.close()
+            root = None           # cannot be made or read: kept in memory (said when it is written)
+        try:
+            if root is not None:
+                found = open_verified(root, name, digest, secret)
+                if found is not None:
+                    files, manifest = found
+                    try:
+                        storage = RamStorage()
+                        storage.files.update(files)
+                        ix = storage.open_index()
+                        derived = json.loads(files[DERIVED_FILE])
+                        if ix.doc_count() == manifest.get("docs"):
+                            loaded = _loaded(cache, digest, ix, cache / "index" / name, manifest, derived, False,
+                                             derived.get("store_problem"))
+                            stats["opens"] += 1
+                            _state[key] = loaded
+                            return loaded
+                    except Exception as exc:  # unreadable despite the manifest: rebuild below
+                        stats["rebuild_reasons"].append(f"unreadable: {exc}")
+                elif root.entry(name) is not None:
+                    discard(root, name)       # damaged, unsigned or not the user's alone: rebuilt
+            corpus = corpus_mod.load_corpus()
+            problem = ingest.store_problem()  # the same store bytes give the same problem
+            rulings = [*corpus, *ingest.imported_rulings()]
+            lex = lexicon.build_lexicon(rulings, lexicon.catalogue())
+            storage, ix, derived = build(rulings, lex, problem)
+            stats["builds"] += 1
+            written: Path | None = None
+            manifest = {}
+            if root is not None:
+                try:
+                    made, manifest = write_folder(root, digest, storage, len(rulings), secret)
+                    written = cache / "index" / made
+                    cleanup(root, name)
+                except OSError as exc:
+                    written = None  # read-only or full cache: keep the index in memory only
+                    corpus_mod.log_problem(f"the search index cannot be saved in {cache / 'index'} ({exc}); "
+                                           "it is kept in memory for this run")
+            loaded = _loaded(cache, digest, ix, written, manifest, derived, True, problem)
+            _state[key] = loaded
+            return loaded
+        finally:
+            if root is not None:
+                root.close()
 
 
 def forget(lexicon_too: bool = False) -> None:

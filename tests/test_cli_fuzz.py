@@ -151,3 +151,47 @@ def test_ingest_a_file_whose_name_is_not_utf8(tmp_path, capsys):
     for bad in ("\x1b", "\x07", "\x9b", "\u202e"):
         assert bad not in out.out + out.err + plain + found
     assert "\x9b2J" in json.dumps(hits, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("argv", [["search", "keeper"], ["ruling", "rule-keepers-in-play-for-goals-powers"],
+                                  ["card", "Milk"], ["ingest", "faq.txt"], ["check"]])
+def test_closed_standard_output_is_one_line_and_status_2(argv, monkeypatch, capsys):
+    """`fluxx-judge search x >&-`: Python starts with no sys.stdout at all."""
+    from fluxx_judge.cli import main
+
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "standard output is closed" in err
+
+
+def test_closed_standard_output_from_the_shell(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "fluxx_judge", "search", "keeper"], cwd=REPO, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, timeout=HANG_GUARD, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 2 and b"Traceback" not in proc.stderr
+    assert proc.stderr.decode().startswith("fluxx-judge: standard output is closed")
+
+
+def test_a_reader_that_went_away_ends_quietly(monkeypatch, capsys):
+    """`fluxx-judge search x | head -c1`: the pipe breaks under the first write."""
+    from fluxx_judge.cli import main
+
+    class Gone(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", Gone())
+    assert main(["search", "keeper"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_check_says_what_a_file_that_is_not_regular_is(tmp_path, capsys):
+    from fluxx_judge.cli import main
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    assert main(["check", str(fifo), "/dev/null", str(tmp_path / "gone.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL {fifo}: {fifo}: cannot read the file: it is a FIFO (named pipe); only regular files" in out
+    assert "/dev/null: cannot read the file: it is a device" in out
+    assert "gone.yaml: no such file or directory" in out

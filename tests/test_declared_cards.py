@@ -84,6 +84,12 @@ def test_the_default_catalogue_is_left_alone():
     ({"name": "Axe", "type": "keeper", "needs": ["Milk"]}, "`needs` belongs to a Goal"),
     ({"name": "Axe", "type": "weapon"}, "unknown card type"),
     ({"name": "Axe", "type": "keeper", "power": 3}, "unknown key 'power'"),
+    # a name in copy syntax would be read as copies of another card wherever a list names it
+    ({"name": "Zombie x3", "type": "creeper"}, "would read as 3 copies of 'Zombie' in every list"),
+    ({"name": "? x2", "type": "keeper"}, "would read as 2 copies of '?'"),
+    ({"name": "Axe", "type": "keeper", "aliases": ["Axe X 2"]}, "may not end in ` xN`"),
+    # one Keeper counts once toward a Goal: a second mention is a mistake, not a second copy
+    ({"name": "Hunt", "type": "goal", "needs": ["Milk", "Milk"]}, "Milk is already in needs (line"),
 ])
 def test_bad_declarations_are_refused_where_they_stand_and_the_schema_agrees(card, message):
     doc = copy.deepcopy(BASE)
@@ -92,8 +98,28 @@ def test_bad_declarations_are_refused_where_they_stand_and_the_schema_agrees(car
         load(doc)
     assert info.value.path == "d.yaml" and info.value.line and info.value.line > 1 and info.value.col
     shape_only = {"declared twice", "already a card", "did you mean", "own type", "names Keepers"}
+    if "already in needs" in message:          # the same Keeper under two names is the loader's alone
+        assert not load_ok({**card, "needs": ["Chainsaw", "The Chainsaw"]})
     if not any(s in message for s in shape_only):
         assert list(schema_validator().iter_errors(doc)), f"the schema accepts what the loader refuses: {card}"
+
+
+def load_ok(card) -> bool:
+    doc = copy.deepcopy(BASE)
+    doc["cards"].append(card)
+    try:
+        load(doc)
+    except InputError:
+        return False
+    return True
+
+
+def test_a_name_like_copies_was_misread_before_it_was_refused():
+    """What the refusal prevents: `Zombie x3` on the table is three Zombies, not the declared card."""
+    from adjudicator.position import split_entry
+
+    assert split_entry("Zombie x3") == ("Zombie", 3, None)
+    assert load_ok({"name": "Zombie 3", "type": "creeper"})
 
 
 def test_the_schema_accepts_every_good_declaration():

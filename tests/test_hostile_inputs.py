@@ -102,6 +102,21 @@ def test_cards_named_in_expectations_are_bounded_too():
     assert f"{limits.MAX_CARD_REFS:,}" in err.message
 
 
+def test_cards_named_by_declared_goals_are_counted_too():
+    """`needs` names cards like any list: 100 declared Goals needing 100 declared Keepers
+    each name 10,000 cards, past the limit; refused where it is crossed."""
+    keepers = [f"K{i}" for i in range(100)]
+    cards = "".join(f"  - {{name: {k}, type: keeper}}\n" for k in keepers)
+    cards += "".join(f"  - {{name: G{i}, type: goal, needs: [{', '.join(keepers)}]}}\n" for i in range(100))
+    err = refused(BASE + "cards:\n" + cards)
+    assert f"{limits.MAX_CARD_REFS:,}" in err.message and "needs" in err.message
+    assert err.line == 4 + 100 + limits.MAX_CARD_REFS // 100 + 1          # the Goal whose needs cross it
+    declared = "cards:\n" + "".join(f"  - {{name: {k}, type: keeper}}\n" for k in keepers)
+    declared += "".join(f"  - {{name: G{i}, type: goal, needs: [{', '.join(keepers)}]}}\n" for i in range(45))
+    err = refused(BASE + '  discard: ["? x500", "? x500"]\n' + declared)   # 4,500 needs, 1,000 on the table
+    assert f"{limits.MAX_CARD_REFS:,}" in err.message and err.line == 3          # the table
+
+
 @pytest.mark.parametrize("digits, limit", [(4_301, f"at most {limits.MAX_DIGITS} digits"),
                                            (50_000, f"at most {limits.MAX_SCALAR_CHARS:,}")])
 def test_counts_with_thousands_of_digits_are_refused(digits, limit):

@@ -7,6 +7,7 @@ import os
 import signal
 import time
 
+import pytest
 import yaml
 
 from tui.rescue import TerminalWatch, announce, keep
@@ -91,3 +92,50 @@ def test_nothing_unsaved_means_nothing_kept_but_the_app_still_ends(tmp_path, mon
         watch.stop()
     assert codes == [128 + signal.SIGTERM] and watch.kept is None
     assert not (tmp_path / "rescued").exists()
+
+
+def _keep_at_once(folder, barrier, n, rounds, results) -> None:
+    """One of several apps losing their terminal together: the same second, the same name."""
+    for r in range(rounds):
+        session = changed_session("/somewhere/Dispute.yaml")
+        session.doc["table"]["players"] = [f"Player{n}x{r}", "Ben"]
+        barrier.wait()
+        kept = keep(session, folder)
+        results.put((n, r, str(kept) if kept else None))
+
+
+def test_apps_killed_together_each_keep_their_own_work(tmp_path, monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(time, "strftime", lambda fmt, *a: "2024-01-01-000000")   # one stamp for all, as in one second
+    ctx = multiprocessing.get_context("fork")
+    apps, rounds = 6, 4
+    barrier, results = ctx.Barrier(apps), ctx.Queue()
+    procs = [ctx.Process(target=_keep_at_once, args=(tmp_path, barrier, n, rounds, results)) for n in range(apps)]
+    for p in procs:
+        p.start()
+    kept = [results.get(timeout=60) for _ in range(apps * rounds)]
+    for p in procs:
+        p.join(60)
+    assert all(path for _, _, path in kept)
+    assert len({path for _, _, path in kept}) == apps * rounds              # a name each, never shared
+    files = sorted(tmp_path.glob("*.yaml"))
+    assert len(files) == apps * rounds
+    for n, r, path in kept:                                                 # each holds its own app's work
+        assert yaml.safe_load(open(path, encoding="utf-8"))["table"]["players"][0] == f"Player{n}x{r}"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]    # no temporary file left
+
+
+def test_a_new_file_never_replaces_anything(tmp_path):
+    from adjudicator.atomic_io import write_new
+
+    taken = tmp_path / "a.yaml"
+    taken.write_text("mine")
+    link = tmp_path / "l.yaml"
+    link.symlink_to(tmp_path / "elsewhere.yaml")
+    for name in (taken, link, tmp_path):
+        with pytest.raises(FileExistsError):
+            write_new(name, "new")
+    assert taken.read_text() == "mine" and not (tmp_path / "elsewhere.yaml").exists()
+    assert write_new(tmp_path / "b.yaml", "new").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml", "l.yaml"]

@@ -215,6 +215,26 @@ def test_unwritable_targets_are_clear_errors_and_leave_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "mine.yaml", "pipe.yaml"]
 
 
+@pytest.mark.parametrize("grow, limit", [
+    (lambda doc: doc.update(question="Who wins? " * 2_500), "values are at most 20,000"),
+    (lambda doc: doc.update(events=[{"end_turn": True, "note": "n" * 19_000} for _ in range(60)]),
+     "files of at most 1 MB are read"),
+    (lambda doc: doc["table"].update(discard=["Milk x500"] * 11), "more than 5,000 cards"),
+])
+def test_save_refuses_what_open_would_refuse_and_names_the_limit(tmp_path, grow, limit):
+    path, s = opened(tmp_path)
+    before = path.read_bytes()
+    grow(s.doc)
+    s.touch()
+    for target in (None, str(tmp_path / "other.yaml")):
+        with pytest.raises(WriteError, match=limit) as info:
+            s.save(target)
+        assert "not saved: the file could not be opened again" in str(info.value)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["mine.yaml"]
+    assert s.changed                                    # the work is still there to be trimmed
+    assert Session.open(str(path)).error is None        # and what was on disk still opens
+
+
 def test_what_if_lines_are_saved_and_count_as_changes(tmp_path):
     from tui import variations
 

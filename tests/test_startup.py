@@ -48,7 +48,7 @@ def test_the_checked_catalogue_is_cached_and_checked_again_when_stale(tmp_path, 
     key = C._catalogue_key(files)
     fresh = C.load_catalogue(files)
     assert C._read_cached_catalogue(key) is None            # nothing cached yet
-    C._write_cached_catalogue(key, fresh)
+    C._write_cached_catalogue(key, [(path, C._record_nodes(text, path)) for path, text in files])
     again = C._read_cached_catalogue(key)
     assert again is not None and [c.__dict__ for c in again] == [c.__dict__ for c in fresh]
     # another key (a card file or a mechanic changed), or a damaged file: never trusted

@@ -12,7 +12,7 @@ def _private_cache(tmp_path_factory, monkeypatch):
     """One rulings cache for all the app tests of the session, so the index is built once
     (this replaces the per-test cache of conftest.py in the modules that import it)."""
     cache = tmp_path_factory.getbasetemp() / "tui-cache"
-    cache.mkdir(exist_ok=True)
+    cache.mkdir(mode=0o700, exist_ok=True)      # the user's alone, or nothing in it is read
     monkeypatch.setenv("FLUXX_JUDGE_CACHE", str(cache))
     # where Save As proposes new files: never the tester's own documents folder
     monkeypatch.setenv("FLUXX_JUDGE_SCENARIOS", str(tmp_path_factory.getbasetemp() / "tui-documents"))

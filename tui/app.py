@@ -122,6 +122,12 @@ class FluxxJudgeApp(App[int]):
         self.start_mode = start_mode
         self.session = Session()
 
+    def get_line_filters(self):
+        """Textual's filters and ours: control characters in drawn text are escaped (tui.escapes)."""
+        from tui.escapes import ESCAPE_FILTER
+
+        return [*super().get_line_filters(), ESCAPE_FILTER]
+
     def on_mount(self) -> None:
         if self.open_file:
             self.session = Session.open(self.open_file)

@@ -41,7 +41,7 @@ def keep(session: Any, folder: Path | None = None) -> Path | None:
     """Write `session`'s scenario to a new file in the rescue folder if it has unsaved
     changes; the file written, or None (nothing unsaved, or it could not be written:
     there is no one left to tell)."""
-    from adjudicator.atomic_io import write_atomic
+    from adjudicator.atomic_io import write_new
 
     try:
         if not session.changed:
@@ -52,10 +52,13 @@ def keep(session: Any, folder: Path | None = None) -> Path | None:
         folder = folder or rescue_folder()
         folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y-%m-%d-%H%M%S")
+        # apps killed together (a terminal window closed with its tabs) take the same
+        # stamp: each name is claimed atomically, and a taken one means the next
         for n in range(1, 1000):
-            target = folder / f"{base}-{stamp}{'' if n == 1 else f'-{n}'}.yaml"
-            if not os.path.lexists(target):
-                return write_atomic(target, text)
+            try:
+                return write_new(folder / f"{base}-{stamp}{'' if n == 1 else f'-{n}'}.yaml", text)
+            except FileExistsError:
+                continue
     except Exception:
         return None
     return None

@@ -48,6 +48,22 @@ def loads(text: str, path: str = "<text>") -> Any:
     return None if node is None else node.plain_data()
 
 
+def document(text: str, path: str) -> dict[str, Any]:
+    """The scenario document in a file's text, as Open reads it: the strict reader and
+    its limits (size, nesting, values, a value's length, cards named), and a mapping at
+    the top. Save checks the text it is about to write with it too, so that it never
+    writes what Open would refuse. Raises InputError."""
+    from adjudicator.errors import InputError
+
+    data = loads(text, path)
+    if data is None:
+        raise InputError("the file is empty; a scenario needs at least `format: 1` and a `table`", path, 1, 1)
+    if not isinstance(data, dict):
+        raise InputError("a scenario file holds one mapping (format, table, events...), not a list or "
+                         "a single value", path, 1, 1)
+    return data
+
+
 # --------------------------------------------------------------------------- emitting
 
 def _printable(ch: str) -> bool:

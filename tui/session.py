@@ -158,12 +158,7 @@ class Session:
 
             raw = read_bytes(path)   # regular files within limits.MAX_FILE_BYTES only
             text = decode(raw, shown_path(path))
-            data = scenario_io.loads(text, path)
-            if data is None:
-                raise InputError("the file is empty; a scenario needs at least `format: 1` and a `table`", path, 1, 1)
-            if not isinstance(data, dict):
-                raise InputError("a scenario file holds one mapping (format, table, events...), not a list or "
-                                 "a single value", path, 1, 1)
+            data = scenario_io.document(text, path)
         except InputError as exc:
             return cls(error=exc, error_text=text)
         except OSError as exc:
@@ -299,12 +294,19 @@ class Session:
                 os.makedirs(folder, exist_ok=True)
             except OSError as exc:
                 raise WriteError(f"cannot create the folder {folder}: {exc.strerror or exc}", target) from None
-        if not same_file and self.doc.get("id") in (None, NEW_ID):
-            self.doc["id"] = id_from_path(target)
         from tui import scenario_io
 
-        doc = clean(self.doc)
-        text = self.text if (self.text is not None and not self.changed) else scenario_io.dump(doc)
+        named = not same_file and self.doc.get("id") in (None, NEW_ID)
+        doc = clean({**self.doc, "id": id_from_path(target)} if named else self.doc)
+        text = self.text if (self.text is not None and not self.changed and not named) else scenario_io.dump(doc)
+        try:
+            scenario_io.document(text, target)       # what Open would refuse is never written
+        except InputError as exc:
+            at = f" at line {exc.line}, column {exc.col}" if exc.line and exc.col else ""
+            raise WriteError(f"not saved: the file could not be opened again{at}: {exc.message}; "
+                             "shorten or remove that part and save again", target) from None
+        if named:
+            self.doc["id"] = doc["id"]
         data = text.encode("utf-8")
         wrote = _read(real) != data
         written = write_atomic(target, data) if wrote else Path(real)

@@ -148,6 +148,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             related.append({"id": rid, "summary": corpus.one_line(rid)})
         except KeyError:
             related.append({"id": rid, "summary": "(missing)"})
+    opened_as = args.id if args.id != ruling.id else None
     scenarios = corpus.scenarios_citing(ruling.id)
     code, replays = EXIT_OK, []
     if args.replay:
@@ -155,7 +156,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             code, replays = _replay([s.path for s in scenarios])
     if args.json:
         data = ruling.to_json()
-        data.update(summary=ruling.one_line(), related=related,
+        data.update(summary=ruling.one_line(), related=related, opened_as=opened_as,
                     scenarios=[s.to_json() for s in scenarios])
         if args.replay:
             data["replay"] = replays
@@ -163,19 +164,29 @@ def cmd_ruling(args: argparse.Namespace) -> int:
         return code
     from rulings.corpus import BASIS_WORDS
 
+    if opened_as:
+        _out(f"{opened_as} is an alias: this is the record for it, {ruling.id}")
     _out(f"{ruling.id}  ({BASIS_WORDS.get(ruling.basis, ruling.basis)}; {ruling.kind}"
          f"{', imported' if ruling.imported else ''})")
     _out("Q: " + textwrap.fill(ruling.title, 85, subsequent_indent="   "))
     answer = ruling.answer or "(no answer was printed for this question)"
     _out("A: " + textwrap.fill(answer, 85, subsequent_indent="   "))
+    if ruling.applies_via:
+        _out(textwrap.fill(f"applies via: {ruling.applies_via}", 88, subsequent_indent="    "))
+    if ruling.stated_editions:
+        _out(f"editions: {', '.join(ruling.stated_editions)}")
     if ruling.cards:
         _out(f"cards: {', '.join(ruling.cards)}")
     if ruling.topics:
         _out(f"topics: {', '.join(ruling.topics)}")
+    if ruling.aliases:
+        _out(f"also opens as: {', '.join(ruling.aliases)}")
     if ruling.sources:
         _out("sources:")
         for s in ruling.sources:
             _out(f"  - {s.cite()}")
+            if s.page:
+                _out(f"    page: {s.page}")
     if ruling.rests_on:
         _out("rests on:")
         for rid in ruling.rests_on:
@@ -214,8 +225,8 @@ def cmd_rulings(args: argparse.Namespace) -> int:
         items = [r for r in items if r.kind == args.kind]
     if args.json:
         _json([{k: v for k, v in r.to_json().items() if k in
-                ("id", "kind", "basis", "question", "answer", "cards", "topics", "sources", "related",
-                 "rests_on")}
+                ("id", "kind", "basis", "question", "answer", "cards", "topics", "editions", "sources",
+                 "related", "rests_on", "aliases", "applies_via")}
                for r in items])
         return EXIT_OK
     width = max((len(r.id) for r in items), default=10)

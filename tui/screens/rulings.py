@@ -350,6 +350,8 @@ class RulingScreen(Screen):
         self.data = data
         r = data["ruling"]
         t = Text()
+        if self.rid != r.id:
+            t.append(f"{self.rid} is an alias: this is the record for it\n", style="italic")
         t.append(r.id, style="bold")
         from rulings.corpus import BASIS_WORDS
 
@@ -360,12 +362,21 @@ class RulingScreen(Screen):
         t.append(r.title, style="bold")
         t.append("\n\nA: ", style="bold")
         t.append(r.answer or "(no answer was printed for this question)")
+        if r.applies_via:
+            t.append("\n\nApplies via: ", style="bold")
+            t.append(r.applies_via)
         if r.rests_on:
             t.append("\n\nRests on: ", style="dim bold")
             t.append(", ".join(r.rests_on), style="dim")
+        if r.aliases:
+            t.append("\n\nAlso opens as: ", style="dim bold")
+            t.append(", ".join(r.aliases), style="dim")
         if r.sources:
-            t.append("\n\nSources: ", style="dim bold")
-            t.append("; ".join(s.cite() for s in r.sources), style="dim")
+            t.append("\n\nSources:", style="dim bold")
+            for s in r.sources:
+                t.append(f"\n  {s.cite()}", style="dim")
+                if s.page:
+                    t.append(f"\n    {s.page}", style="dim underline")
         body.update(t)
         self._fill_links(None)
 

@@ -130,7 +130,7 @@ def test_ruling_command_opens_an_alias_and_shows_the_new_fields(capsys):
     assert "page: https://faq.looneylabs.com/question/1006" in out
 
     assert cli.main(["ruling", "creeper-attaches-when-keeper-arrives"]) == 0
-    assert "applies via: Star Fluxx attaching Creepers" in capsys.readouterr().out
+    assert "applies via: the attaching Creepers of Star Fluxx" in capsys.readouterr().out
 
     assert cli.main(["ruling", ALIAS, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

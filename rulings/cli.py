@@ -223,6 +223,17 @@ def cmd_rulings(args: argparse.Namespace) -> int:
     items = list(corpus.load_corpus())
     if args.kind:
         items = [r for r in items if r.kind == args.kind]
+    if args.by_edition:
+        rows = edition_coverage(items)
+        if args.json:
+            _json(rows)
+            return EXIT_OK
+        width = max((len(r["edition"]) for r in rows), default=7)
+        _out(f"{'edition':<{width}}  {'key':<19}  records  mechanical")
+        for row in rows:
+            _out(f"{row['edition']:<{width}}  {row['key']:<19}  {row['records']:>7}  {row['mechanical']:>10}")
+        _out(f"{len(items)} rulings; a ruling counts once under each edition it names")
+        return EXIT_OK
     if args.json:
         _json([{k: v for k, v in r.to_json().items() if k in
                 ("id", "kind", "basis", "question", "answer", "cards", "topics", "editions", "sources",
@@ -235,6 +246,26 @@ def cmd_rulings(args: argparse.Namespace) -> int:
         _out(f"{r.id:<{width}}  {r.kind:<10}  {title}")
     _out(f"{len(items)} rulings")
     return EXIT_OK
+
+
+def edition_coverage(items: list) -> list[dict[str, Any]]:
+    """Rulings per edition, grouped under the keys the `edition:` facet uses (a ruling's
+    own `editions`, then its sources'), most first."""
+    from rulings.index_store import edition_key
+
+    try:
+        from adjudicator.catalogue import EDITIONS
+    except Exception:  # pragma: no cover - the engine mid-edit
+        EDITIONS = {}
+    rows: dict[str, dict[str, Any]] = {}
+    for r in items:
+        for key in dict.fromkeys(edition_key(e) for e in r.editions):
+            name = next(e for e in r.editions if edition_key(e) == key)
+            row = rows.setdefault(key, {"edition": EDITIONS.get(key, name) if key != "faq" else "Online FAQ",
+                                        "key": key, "records": 0, "mechanical": 0})
+            row["records"] += 1
+            row["mechanical"] += r.kind == "mechanical"
+    return sorted(rows.values(), key=lambda row: (-row["records"], row["key"]))
 
 
 # --------------------------------------------------------------------------- card
@@ -330,6 +361,8 @@ def add_commands(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print them as a JSON list")
     p.add_argument("--kind", choices=["mechanical", "judgement", "reference", "unanswered"],
                    help="only rulings of this kind")
+    p.add_argument("--by-edition", action="store_true",
+                   help="count the rulings per edition (the keys edition: takes) instead of listing them")
     p.set_defaults(func=cmd_rulings)
 
     p = subparsers.add_parser("card", help="one card's page: editions, names, effect, rulings, scenarios",

@@ -130,7 +130,7 @@ def test_ruling_command_opens_an_alias_and_shows_the_new_fields(capsys):
     assert "page: https://faq.looneylabs.com/question/1006" in out
 
     assert cli.main(["ruling", "creeper-attaches-when-keeper-arrives"]) == 0
-    assert "applies via: Star Fluxx attaching Creepers" in capsys.readouterr().out
+    assert "applies via: the attaching Creepers of Star Fluxx" in capsys.readouterr().out
 
     assert cli.main(["ruling", ALIAS, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -203,3 +203,22 @@ def test_an_unknown_alias_in_a_scenario_is_refused_with_a_did_you_mean(tmp_path)
     message = str(info.value)
     assert f"no ruling has the id {wrong!r}" in message and f"did you mean {ALIAS!r}" in message
     assert "line 3" in message or getattr(info.value, "line", None) == 3
+
+
+def test_rulings_by_edition_counts_each_ruling_once_per_edition(capsys):
+    from rulings import cli
+
+    assert cli.main(["rulings", "--by-edition", "--json"]) == 0
+    rows = {row["key"]: row for row in json.loads(capsys.readouterr().out)}
+    rulings = list(load_corpus())
+    from rulings.index_store import edition_key
+
+    for key in ("base", "creeper-pack", "star", "faq", "all"):
+        want = sum(1 for r in rulings if key in {edition_key(e) for e in r.editions})
+        assert rows[key]["records"] == want, key
+    assert rows["base"]["edition"] == "Fluxx 5.0" and rows["faq"]["edition"] == "Online FAQ"
+    assert all(row["mechanical"] <= row["records"] for row in rows.values())
+    assert cli.main(["rulings", "--by-edition"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["edition", "key", "records", "mechanical"]
+    assert out.rstrip().endswith("a ruling counts once under each edition it names")

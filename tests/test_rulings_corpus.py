@@ -179,7 +179,7 @@ def test_every_ruling_names_a_source_a_player_can_follow():
             assert "/" not in cite and ".txt" not in cite and "seeds" not in cite, (r.id, cite)
             if s.page:
                 # a page a player can open, and where on it the question stands
-                assert s.page.startswith("https://faq.looneylabs.com/"), (r.id, s.page)
+                assert re.match(r"https?://(faq\.looneylabs\.com|looneylabs\.ning\.com)/", s.page), (r.id, s.page)
                 assert s.question.strip(), (r.id, "a source with a page says where on it")
                 assert len(s.question.split()) <= 7, (r.id, "a source's question is a few words")
             elif s.edition == "Online FAQ":

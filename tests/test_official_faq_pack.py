@@ -118,3 +118,28 @@ def test_records_keep_clear_of_the_packs_wording(pack):
             for run in sorted(_runs(text) & theirs)[:1]:
                 shared.append(f"{r.id} {key}: '{' '.join(run)}'")
     assert not shared, "records repeating the pack's wording:\n  " + "\n  ".join(sorted(set(shared)))
+
+
+RELEVANCE = Path(__file__).resolve().parent / "data" / "relevance"
+
+
+def test_relevance_phrasings_name_rulings_and_cover_the_share(pack):
+    """tests/data/relevance/*.yaml: table questions for the pack's records (ranked by
+    tests/test_relevance.py); each names a ruling that opens, and every record of
+    corpus-a's share has at least two."""
+    built_in = corpus.load_corpus()
+    counts: dict[str, int] = {}
+    for path in sorted(RELEVANCE.glob("*.yaml")):
+        cases = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert isinstance(cases, list), path.name
+        for n, case in enumerate(cases, 1):
+            assert set(case) == {"q", "ruling"} and case["q"].strip(), (path.name, n)
+            record = built_in.record_id(case["ruling"])
+            assert record is not None, (path.name, n, case["ruling"])
+            counts[record] = counts.get(record, 0) + 1
+    thin = []
+    for i, entry in enumerate(pack):
+        record = built_in.record_id(entry["id"])
+        if _share(i, entry) == "corpus-a" and record is not None and counts.get(record, 0) < 2:
+            thin.append(entry["id"])
+    assert not thin, "pack records with fewer than two table questions: " + ", ".join(thin)

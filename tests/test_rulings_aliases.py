@@ -222,3 +222,28 @@ def test_rulings_by_edition_counts_each_ruling_once_per_edition(capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0].split() == ["edition", "key", "records", "mechanical"]
     assert out.rstrip().endswith("a ruling counts once under each edition it names")
+
+
+def test_the_app_shows_the_alias_the_pages_and_applies_via():
+    from tui.screens.rulings import gather_ruling, ruling_body
+
+    data = gather_ruling(ALIAS)
+    assert data["ruling"].id == RECORD
+    text = ruling_body(ALIAS, data["ruling"]).plain
+    assert text.startswith(f"{ALIAS} is an alias: this is the record for it\n{RECORD}")
+    assert "Star Fluxx" in text.splitlines()[1] and f"Also opens as: {ALIAS}" in text
+    assert "Looney Labs online Fluxx FAQ, question 1006\n    https://faq.looneylabs.com/question/1006" in text
+    plain = ruling_body(RECORD, data["ruling"]).plain
+    assert plain.startswith(RECORD) and "is an alias" not in plain
+    via = ruling_body("creeper-attaches-when-keeper-arrives", corpus.get("creeper-attaches-when-keeper-arrives"))
+    assert "Applies via: the attaching Creepers of Star Fluxx" in via.plain
+
+
+def test_card_page_lists_aliases_editions_and_applies_via():
+    from rulings.card_page import card_page
+
+    page = card_page("Brain Parasites")
+    row = next(r for r in page.rulings if r["id"] == RECORD)
+    assert row["aliases"] == [ALIAS] and row["editions"] == ["Star Fluxx"]
+    via = next(r for r in page.rulings if r["id"] == "creeper-attaches-when-keeper-arrives")
+    assert via["applies_via"] and "      applies via: " + via["applies_via"] in page.lines()

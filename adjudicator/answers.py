@@ -27,6 +27,11 @@ class Answers(Log):
     _cont: Continuation | None      # the run under way (a decision pauses it)
     _peeked: bool                   # the run looked ahead for an answer not given yet
     _defaulted: bool                # a trial took a default answer
+    # False: a run that needs an answer nobody has given yet ends there instead of
+    # pausing, and answering carries the event out again from its start (an engine
+    # that never goes on from a paused run, as a search answering copies of each
+    # decision does not, so that none is ever left paused: `adjudicator.turn_search`)
+    pauses: bool = True
 
     def choose(self, kind: str, by: str, prompt: str, options: list[Any], *,
                count: int | None = None, minimum: int | None = None, chance: bool = False,
@@ -50,7 +55,7 @@ class Answers(Log):
             if self._probing:
                 self._defaulted = True
                 return self._default_answer(decision)
-            if self._pause_blocked or self._cont is None or not self._cont.here():
+            if self._pause_blocked or not self.pauses or self._cont is None or not self._cont.here():
                 raise NeedDecision(decision)
             Pause.wait(decision)                # the run stops here; an answer brings it back
             answer = self._take_answer(decision)

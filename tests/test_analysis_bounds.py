@@ -33,12 +33,12 @@ def test_huge_decisions_stay_bounded_in_memory_and_positions(name):
     gc.collect()
     tracemalloc.start()
     try:
-        r = analyse_scenario(sc, positions=300)
+        r = analyse_scenario(sc, positions=150)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert peak < 40e6, f"{peak / 1e6:.0f} MB"
-    assert r.positions <= 300 and not r.can_win
+    assert r.positions <= 150 and not r.can_win
     assert r.exhausted or (r.cut == "positions" and r.exhaustive_depth >= 1)
 
 
@@ -57,7 +57,7 @@ def test_an_engine_step_that_never_ends_is_interrupted_at_the_time_bound():
     # up again... the engine itself goes round for ever; the search must still stop
     sc = load_scenario(str(DATA / "mystery-play-scurvy-loop.yaml"))
     out: list = []
-    worker = threading.Thread(target=lambda: out.append(analyse_scenario(sc, seconds=0.2)), daemon=True)
+    worker = threading.Thread(target=lambda: out.append(analyse_scenario(sc, seconds=0.05)), daemon=True)
     worker.start()
     worker.join(timeout=120)
     assert not worker.is_alive(), "the analysis did not stop"
@@ -84,7 +84,7 @@ def test_fifty_searches_leave_no_greenlet_and_no_memory_behind():
     def ten_searches() -> None:
         engines = [start_engine(sc)[0] for sc in scenarios] + [random_position(seed) for seed in range(5)]
         for engine in engines:
-            analyse(engine, positions=60)
+            analyse(engine, positions=40)
 
     ten_searches()                # (the engine's caches and the runner pool filled once)
     greenlets, blocks = _greenlets(), _blocks()

@@ -145,16 +145,16 @@ class _Known:
 class TurnSearch:
     """One search of the active player's turn from a position, on an engine of its own
     (the caller's engine is never touched). `run` deepens until a win, an answer for the
-    whole turn, a bound or `max_depth`; the attributes then say what it found."""
+    whole turn, a bound or `MAX_DEPTH`; the attributes then say what it found."""
 
     def __init__(self, engine: Engine, root: Position, budget: Budget, *, luck: bool = False,
-                 progress: Callable[[TurnSearch], None] | None = None, max_depth: int | None = None):
+                 progress: Callable[[TurnSearch], None] | None = None):
         self.engine = engine
         self.root = root
         self.budget = budget
         self.luck = luck                   # chance counts as the player's ally (is there a lucky line?)
         self.progress = progress
-        self.max_depth = MAX_DEPTH if max_depth is None else max_depth
+        self.max_depth = MAX_DEPTH
         self.player = root.state.active_player
         self.turn = root.state.turn_number
         self.table: dict[int, _Known] = {}
@@ -221,13 +221,13 @@ class TurnSearch:
         finally:
             self.on_line.discard(key)
         if found.win is not None or not found.looped:
-            self._keep(key, pos, known, found, depth)
+            self._keep(key, pos, found, depth)
         return found
 
-    def _keep(self, key: int, pos: Position, known: _Known | None, found: Result, depth: int) -> None:
+    def _keep(self, key: int, pos: Position, found: Result, depth: int) -> None:
         if len(self.table) >= MAX_TABLE:
             self.table.clear()
-            known = None
+        known = self.table.get(key)
         order = _order(pos.state) if found.order else None
         if known is None or known.order != order:
             known = self.table[key] = _Known(None, (), -1, order)
@@ -285,9 +285,8 @@ class TurnSearch:
         stepped in full are kept (up to `MAX_KEPT` children in all), so that the next
         depth searches through them without stepping them again; they are kept with
         the discard pile they were stepped from, and only go for that very pile."""
-        pile = _order(pos.state)
         kept = self.children.get(key)
-        if kept is not None and kept[0] == pile:
+        if kept is not None and kept[0] == _order(pos.state):
             for i in range(0, len(kept[1]), CHUNK):
                 yield kept[1][i:i + CHUNK]
             return
@@ -316,7 +315,7 @@ class TurnSearch:
             yield out
         if every is not None and self.kept + len(every) <= MAX_KEPT:
             self.kept += len(every)
-            self.children[key] = (pile, every)
+            self.children[key] = (_order(pos.state), every)
 
     def _children(self, pos: Position) -> Iterator[Move]:
         """The events that may come next, each once, lazily; bounds asked at each."""

@@ -547,10 +547,14 @@ class ReplayScreen(Screen):
     @work(thread=True, exclusive=True, group="analysis")
     def _analysis_worker(self, key: tuple[int, int, int], snap: Session, line: Line) -> None:
         worker = get_current_worker()
+        closing: list[bool] = []
 
         def progress(partial: Any) -> None:      # each depth searched in full, as it comes
             if not worker.is_cancelled:
-                self.app.call_from_thread(self._analysis_progress, key, partial)
+                try:
+                    self.app.call_from_thread(self._analysis_progress, key, partial)
+                except RuntimeError:              # the app is closing: the search stops at its next step
+                    closing.append(True)
 
         try:
             from adjudicator.analysis import analyse_scenario
@@ -558,10 +562,10 @@ class ReplayScreen(Screen):
 
             sc = snap.parse(scenario_for(snap.doc, line))
             found: Any = analyse_scenario(sc, after=min(key[2], len(sc.events)), progress=progress,
-                                          cancelled=lambda: worker.is_cancelled)
+                                          cancelled=lambda: worker.is_cancelled or bool(closing))
         except Exception as exc:      # an input error or an engine fault: said in the panel, never a crash
             found = exc
-        if not worker.is_cancelled and getattr(found, "cut", "") != "cancelled":
+        if not worker.is_cancelled and not closing and getattr(found, "cut", "") != "cancelled":
             self.app.call_from_thread(self._analysed, key, found)
 
     def _analysis_progress(self, key: tuple[int, int, int], partial: Any) -> None:

@@ -352,6 +352,11 @@ class TurnSearch:
             result = e.submit(ev)
         except ScenarioFault:
             return None
+        except RecursionError:
+            raise
+        except Exception as error:         # an engine fault: that branch goes unsearched, and the report says so
+            self.incomplete[f"a step the engine failed on ({ev.describe()}: {error!r})"] = None
+            return None
         finally:
             guard.disarm()
         if result.status == "rejected":

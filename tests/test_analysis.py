@@ -234,3 +234,20 @@ def test_a_search_is_cancelled_when_the_caller_says_so():
 
     r = analyse_scenario(load_scenario(str(DATA / "dispute-no-win.yaml")), cancelled=cancelled)
     assert r.cut == "cancelled" and not r.exhausted and r.positions < 50
+
+
+def test_an_engine_fault_on_one_step_leaves_that_branch_unsearched_and_says_so(monkeypatch):
+    from adjudicator.engine import Engine
+
+    original = Engine._dispatch_verb
+
+    def faulty(self, player, ev):
+        if ev.verb == "play" and ev.card == self.cat.resolve("Dreams").key:
+            raise RuntimeError("a bug in the engine")
+        return original(self, player, ev)
+
+    monkeypatch.setattr(Engine, "_dispatch_verb", faulty)
+    r = report("win-in-two.yaml")
+    assert r.can_win and sorted(e["play"] for e in r.line) == ["Cookies", "Milk"]
+    assert not r.exhausted and any("a bug in the engine" in note for note in r.incomplete)
+    assert "Not every answer was searched for: a step the engine failed on" in r.text()

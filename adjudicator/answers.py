@@ -31,6 +31,11 @@ class Decisions:
         self.cont: Continuation | None = None    # the run under way (a decision pauses it)
         self.peeked = False                      # the run looked ahead for an answer not given yet
         self.defaulted = False                   # a trial took a default answer
+        # False: a run that needs an answer nobody has given yet ends there instead of
+        # pausing, and answering carries the event out again from its start (an engine
+        # that never goes on from a paused run, as a search answering copies of each
+        # decision does not, so that none is ever left paused: `adjudicator.turn_search`)
+        self.pauses = True
 
     def choose(self, kind: str, by: str, prompt: str, options: list[Any], *,
                count: int | None = None, minimum: int | None = None, chance: bool = False,
@@ -54,7 +59,7 @@ class Decisions:
             if self.probing:
                 self.defaulted = True
                 return self._default_answer(decision)
-            if self.pause_blocked or self.cont is None or not self.cont.here():
+            if self.pause_blocked or not self.pauses or self.cont is None or not self.cont.here():
                 raise NeedDecision(decision)
             Pause.wait(decision)                # the run stops here; an answer brings it back
             answer = self._take_answer(decision)

@@ -9,7 +9,8 @@ not seven times.
 A paused event keeps a reference to its engine, and its engine to it (the pending
 decision), and the garbage collector cannot see into a paused stack; so each thread's
 pool keeps its newest `LIMIT` paused events and retires older ones (their stacks
-unwound). An answer to a retired decision is still right: the engine then carries the
+unwound). A paused event whose continuation nobody keeps any more is collected and
+unwound the same way, since no frame of a paused stack names its own runner. An answer to a retired decision is still right: the engine then carries the
 event out again from its snapshot with every answer so far. A run belongs to the
 thread that started it (a greenlet cannot switch across threads): answered from
 another thread, the event is carried out again there in the same way.
@@ -68,12 +69,14 @@ class Pause:
     def wait(question: Any) -> Any:
         """Pause the running continuation with `question`; returns what `resume` gives.
         Raises `Retired` (a GreenletExit) when it is retired instead, or collected."""
-        here = getcurrent()
-        assert isinstance(here, _Runner) and here.parent is not None
+        parent = getcurrent().parent
+        assert isinstance(getcurrent(), _Runner) and parent is not None
         try:
-            return here.parent.switch(Pause(question))
+            # (no local names the runner itself: a paused frame that did would keep its
+            # greenlet alive once its continuation is dropped, beyond the collector's reach)
+            return parent.switch(Pause(question))
         except Retired:
-            here.retiring = True          # (collected without `_retire`: the same)
+            getcurrent().retiring = True  # (collected without `_retire`: the same)
             raise
 
 
@@ -111,7 +114,6 @@ def _serve(job: list[Any]) -> Any:
     """A runner's life: carry out each run it is given, [function, arguments], a list
     it empties (the first one stays referenced by the greenlet's start for as long as
     the runner lives: emptied, it holds nothing of that run)."""
-    me = getcurrent()
     while True:
         fn, args = job
         job.clear()
@@ -122,9 +124,9 @@ def _serve(job: list[Any]) -> Any:
         except BaseException as error:  # (handed to whoever started or resumed the run)
             ended = _Ended(None, error)
         del fn, args                    # an idle runner holds on to nothing of its last run
-        if me.retiring:                 # a retired run that ended quietly: so does its runner
+        if getcurrent().retiring:       # a retired run that ended quietly: so does its runner
             return ended
-        job = me.parent.switch(ended)
+        job = getcurrent().parent.switch(ended)
 
 
 class Continuation:

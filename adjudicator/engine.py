@@ -538,6 +538,24 @@ class Engine:
                 out += [Event(verb, key, by=player) for key in allowed]
         return out
 
+    def own_moves(self) -> list[Event]:
+        """The active player's plays and free actions that the checks made before
+        anything happens allow, with no decision pending (`legal_events` without the
+        Surprises, the end of the turn and the next player's plays, and without trying
+        each in full on a table holding '?', where an effect may still refuse one)."""
+        with self.core.table_frozen():
+            player = self.state.active_player
+            out: list[Event] = []
+            for verb, who, keys in self._candidate_groups():
+                if who != player or verb not in ("play", "use") or not keys:
+                    continue
+                refusals = self._upfront_refusals(player, verb, keys)
+                allowed = [key for key, refusal in zip(keys, refusals) if refusal is None]
+                if verb == "play":
+                    self.core._cleared = (self.state, player, frozenset(allowed))
+                out += [Event(verb, key, by=player) for key in allowed]
+            return out
+
     def _upfront_refusals(self, player: str, verb: str, keys: list[str | None]) -> list[Rejected | None]:
         """The refusal that the checks made before anything happens give each of
         `player`'s events `verb` (plays, free actions or ending the turn) naming `keys`,

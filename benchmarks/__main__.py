@@ -35,6 +35,9 @@ TARGETS = {
     "hostile_worst_seconds": (2.0, "max"),
     "hostile_worst_rss_mb": (300.0, "max"),
     "analysis_positions_per_second": (1_000, "min"),
+    "analysis_disputes_answered_4_events_1s_share": (0.9, "min"),
+    "analysis_peak_rss_mb": (300.0, "max"),
+    "analysis_memory_growth_5_to_50_searches_mb": (5.0, "max"),
     "decisions_7_over_1_replay": (2.0, "max"),
 }
 MODULES = ["bench_selfplay", "bench_decisions", "bench_engine", "bench_search", "bench_app", "bench_dialogs", "bench_hostile", "bench_analysis"]

@@ -185,7 +185,8 @@ async def shoot_analysis() -> list[str]:
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and replay.verdict is not None
                     and not replay.busy)
         await pilot.press("n")
-        await until(pilot, lambda: "Search" in str(replay.query_one("#analysis-text").render()))
+        await until(pilot, lambda: any(done in str(replay.query_one("#analysis-text").render())
+                                       for done in ("Search exhausted", "Search NOT")))
         await pilot.pause(0.5)
         return [app.save_screenshot("analysis.svg", str(IMG))]
 

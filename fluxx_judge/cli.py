@@ -144,11 +144,13 @@ def cmd_moves(args) -> int:
 
 
 def cmd_analyse(args) -> int:
-    from adjudicator.analysis import analyse_scenario
+    from adjudicator.analysis import analyse_scenario, check_bounds
     from adjudicator.scenario import load_scenario
 
-    if args.seconds <= 0 or args.positions < 1:
-        print("fluxx-judge: --seconds must be above 0 and --positions at least 1", file=sys.stderr)
+    problem = check_bounds(args.seconds, args.positions)
+    if problem:
+        print(f"fluxx-judge: {problem}: every search must be bounded (default --seconds 2 --positions 20000)",
+              file=sys.stderr)
         return 2
     sc = load_scenario(args.file)
     report = analyse_scenario(sc, after=args.after, seed=args.seed, seconds=args.seconds, positions=args.positions)
@@ -264,8 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "win, by which line, which visible Surprises could stop it")
     p.add_argument("file", help=_FILE_HELP)
     p.add_argument("--after", type=int, metavar="N", help="analyse after event N (default: the last; 0: the set-up)")
-    p.add_argument("--seconds", type=float, default=2.0, help="time limit of the search (default 2)")
-    p.add_argument("--positions", type=int, default=20_000, help="positions searched at most (default 20000)")
+    p.add_argument("--seconds", type=float, default=2.0, help="CPU time limit of the search, finite and above 0 "
+                   "(default 2)")
+    p.add_argument("--positions", type=int, default=20_000, help="positions searched at most, at least 1 "
+                   "(default 20000)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_analyse)

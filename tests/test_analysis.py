@@ -117,9 +117,9 @@ def test_the_bounds_cut_the_search_honestly():
 
 
 def test_lines_longer_than_the_depth_bound_are_cut_honestly(monkeypatch):
-    import adjudicator.analysis as analysis
+    import adjudicator.turn_search as turn_search
 
-    monkeypatch.setattr(analysis, "MAX_DEPTH", 1)
+    monkeypatch.setattr(turn_search, "MAX_DEPTH", 1)
     r = report("win-in-two.yaml")          # the win needs two plays: beyond a one-event bound
     assert not r.can_win and not r.exhausted and r.cut == "depth"
     assert "cut off by lines longer than 1 events" in r.text()
@@ -148,11 +148,26 @@ def test_the_command_prints_the_report_as_json(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--after", "5"], "--after 5: the scenario has 0 event(s)"),
-    (["--positions", "0"], "--positions at least 1"),
+    (["--positions", "0"], "--positions must be a whole number of at least 1 (not 0)"),
+    (["--positions", "-3"], "--positions must be a whole number of at least 1 (not -3)"),
+    (["--seconds", "nan"], "--seconds must be a finite number above 0 (not nan)"),
+    (["--seconds", "inf"], "--seconds must be a finite number above 0 (not inf)"),
+    (["--seconds", "-1"], "--seconds must be a finite number above 0 (not -1.0)"),
+    (["--seconds", "0"], "--seconds must be a finite number above 0 (not 0.0)"),
 ])
 def test_the_command_refuses_bad_bounds(capsys, argv, message):
     assert main(["analyse", str(DATA / "no-win.yaml"), *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bounds", [{"seconds": float("nan")}, {"seconds": float("inf")}, {"seconds": -0.5},
+                                    {"positions": 0}, {"positions": 2.5}])
+def test_unbounded_searches_are_refused_by_the_functions_too(bounds):
+    sc = load_scenario(str(DATA / "no-win.yaml"))
+    with pytest.raises(ValueError, match="must be"):
+        analyse_scenario(sc, **bounds)
+    with pytest.raises(ValueError, match="must be"):
+        analyse(start_engine(sc)[0], **bounds)
 
 
 def test_the_engine_is_left_as_it_was_even_while_a_decision_waits():
@@ -165,3 +180,74 @@ def test_the_engine_is_left_as_it_was_even_while_a_decision_waits():
     assert r.can_win and "Ann" in r.line[0]["choose"] and r.line[1] == {"play": "Cookies"}
     assert engine.state is state and engine.pending is pending and pending.answers == answers
     assert state.compact() == before
+
+
+# -- dispute-like positions: 3 to 5 players, 5 to 9 cards in hand, Play 3 or Play All,
+#    free actions from rules and Keepers, each with a forced win in 3 events ----------
+
+@pytest.mark.parametrize("name, first", [
+    ("dispute-star-captain.yaml", None),           # 4 players, Play 3, 8 cards; The Captain's power
+    ("dispute-play-all-steal.yaml", "Steal a Keeper"),   # 3 players, Play All, 8 cards; Recycling, Goal Mill
+    ("dispute-pirate-plunder.yaml", None),         # 5 players, Play 3, 9 cards; Plunder
+])
+def test_a_forced_win_in_three_is_found_at_the_default_bounds(tmp_path, name, first):
+    r = report(name)
+    assert r.can_win and r.exhausted and len(r.line) == 3, r.text()
+    assert r.exhaustive_depth == 2                 # no win in fewer events: this line is a shortest one
+    assert r.positions < 2_000
+    if first:
+        assert r.line[0] == {"play": first}
+    assert wins_when_replayed(tmp_path, name, r.line) == "Ann"
+
+
+def test_a_position_without_a_win_is_answered_for_the_whole_turn_and_depth_by_depth(capsys):
+    whole = report("dispute-no-win.yaml")        # 4 players, Play All, 7 cards, Swap Plays for Draws
+    assert not whole.can_win and whole.exhausted and not whole.cut
+    assert "Ann cannot win this turn." in whole.text()
+    cut = report("dispute-no-win.yaml", positions=150)
+    assert not cut.can_win and not cut.exhausted and cut.cut == "positions" and cut.positions == 150
+    n = cut.exhaustive_depth
+    assert 2 <= n < whole.exhaustive_depth
+    assert f"Ann has no win within {n} events (the search went no deeper)." in cut.text()
+    assert main(["analyse", str(DATA / "dispute-no-win.yaml"), "--positions", "150", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exhaustive_depth"] == n and out["exhausted"] is False and out["cut"] == "positions"
+    assert out["can_win"] is False and out["line"] == []
+
+
+def test_depth_by_depth_progress_is_told():
+    seen = []
+    r = analyse_scenario(load_scenario(str(DATA / "dispute-no-win.yaml")), progress=seen.append)
+    depths = [p.exhaustive_depth for p in seen]
+    assert depths == list(range(1, len(depths) + 1)) and len(depths) >= 3
+    assert all(p.searching and not p.can_win for p in seen)
+    assert "Searching: Ann has no win within 2 events so far" in seen[1].text()
+    assert r.exhaustive_depth > depths[-1] and not r.searching
+
+
+def test_a_search_is_cancelled_when_the_caller_says_so():
+    calls = []
+
+    def cancelled() -> bool:
+        calls.append(1)
+        return len(calls) > 50
+
+    r = analyse_scenario(load_scenario(str(DATA / "dispute-no-win.yaml")), cancelled=cancelled)
+    assert r.cut == "cancelled" and not r.exhausted and r.positions < 50
+
+
+def test_an_engine_fault_on_one_step_leaves_that_branch_unsearched_and_says_so(monkeypatch):
+    from adjudicator.engine import Engine
+
+    original = Engine._dispatch_verb
+
+    def faulty(self, player, ev):
+        if ev.verb == "play" and ev.card == self.cat.resolve("Dreams").key:
+            raise RuntimeError("a bug in the engine")
+        return original(self, player, ev)
+
+    monkeypatch.setattr(Engine, "_dispatch_verb", faulty)
+    r = report("win-in-two.yaml")
+    assert r.can_win and sorted(e["play"] for e in r.line) == ["Cookies", "Milk"]
+    assert not r.exhausted and any("a bug in the engine" in note for note in r.incomplete)
+    assert "Not every answer was searched for: a step the engine failed on" in r.text()

@@ -242,3 +242,30 @@ def test_runners_are_reused_and_hold_nothing_of_a_run_that_ended():
     paused = continuations.Continuation(lambda: continuations.Pause.wait("more?") + 1)
     assert isinstance(paused.start(), continuations.Pause) and paused.paused
     assert paused.resume(1) == 2 and paused.done
+
+
+def test_a_paused_run_dropped_unanswered_lets_its_runner_go():
+    """A paused run nobody keeps (a copy of its decision was answered instead, its
+    engine dropped) is collected, its stack unwound: no frame of the paused stack may
+    hold its own runner, which the collector cannot see there."""
+    import greenlet
+
+    def greenlets() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, greenlet.greenlet))
+
+    unwound = []
+
+    def body():
+        try:
+            continuations.Pause.wait("which?")
+        finally:
+            unwound.append(continuations.retiring())
+
+    before = greenlets()
+    for _ in range(10):
+        run = continuations.Continuation(body)
+        assert isinstance(run.start(), continuations.Pause)
+        del run
+    assert greenlets() <= before
+    assert unwound == [True] * 10

@@ -41,3 +41,27 @@ async def test_the_analysis_panel_follows_the_selected_step(tmp_path):
         assert "Ann can win" in text()
         await pilot.press("n")
         assert not view.display
+
+
+async def test_the_panel_shows_each_depth_and_stops_the_search_when_hidden():
+    # 24 New Rules under Let's Simplify: a search that goes on, depth after depth
+    app = FluxxJudgeApp(open_file=str(DATA / "lets-simplify-24.yaml"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.verdict is not None
+                    and not app.screen.busy)
+        screen = app.screen
+
+        def text() -> str:
+            return str(screen.query_one("#analysis-text").render())
+
+        def searching() -> list:
+            return [w for w in app.workers if w.group == "analysis" and not w.is_finished]
+
+        for _ in range(2):                # shown, hidden, shown again: a new search each time
+            await pilot.press("n")
+            await until(pilot, lambda: "Searching: Ann has no win within 1 event so far" in text())
+            assert searching()
+            await pilot.press("n")        # hidden: the search stops, and nothing of it is kept
+            assert not screen.query_one("#analysis-view").display
+            await until(pilot, lambda: not searching())
+            assert screen.analyses == {}

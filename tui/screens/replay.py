@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from tui import variations
 from tui.lines import MenuItem, diff_tables, event_label, menu, parse_typed, run_line, typed_hint
@@ -510,10 +511,21 @@ class ReplayScreen(Screen):
     # -- analysis ------------------------------------------------------------------
     def action_toggle_analysis(self) -> None:
         """Show or hide the Analysis panel: can the player whose turn it is at the
-        selected step still win this turn, and how."""
+        selected step still win this turn, and how. Hiding it stops the search under way
+        and lets go of every report (a search holds nothing once it has stopped)."""
         view = self.query_one("#analysis-view")
         view.display = not view.display
+        if not view.display:
+            self._stop_analysis()
+            self.analyses.clear()
         self._show_analysis()
+
+    def _stop_analysis(self) -> None:
+        """Cancel the search under way, if any (it stops at its next step)."""
+        self.workers.cancel_group(self, "analysis")
+
+    def on_unmount(self) -> None:
+        self._stop_analysis()
 
     def _analysis_key(self) -> tuple[int, int, int] | None:
         v = self.verdict
@@ -530,21 +542,40 @@ class ReplayScreen(Screen):
             text.update(self._analysis_text(self.analyses[key]))
             return
         text.update(Text("searching the rest of the turn...", style="italic"))
+        # (exclusive: starting a search cancels the one for the step shown before)
         self._analysis_worker(key, self._snapshot(), copy.deepcopy(self.lines[self.current]))
 
     @work(thread=True, exclusive=True, group="analysis")
     def _analysis_worker(self, key: tuple[int, int, int], snap: Session, line: Line) -> None:
+        worker = get_current_worker()
+        closing: list[bool] = []
+
+        def progress(partial: Any) -> None:      # each depth searched in full, as it comes
+            if not worker.is_cancelled:
+                try:
+                    self.app.call_from_thread(self._analysis_progress, key, partial)
+                except RuntimeError:              # the app is closing: the search stops at its next step
+                    closing.append(True)
+
         try:
             from adjudicator.analysis import analyse_scenario
             from tui.variations import scenario_for
 
             sc = snap.parse(scenario_for(snap.doc, line))
-            found: Any = analyse_scenario(sc, after=min(key[2], len(sc.events)))
+            found: Any = analyse_scenario(sc, after=min(key[2], len(sc.events)), progress=progress,
+                                          cancelled=lambda: worker.is_cancelled or bool(closing))
         except Exception as exc:      # an input error or an engine fault: said in the panel, never a crash
             found = exc
-        self.app.call_from_thread(self._analysed, key, found)
+        if not worker.is_cancelled and not closing and getattr(found, "cut", "") != "cancelled":
+            self.app.call_from_thread(self._analysed, key, found)
+
+    def _analysis_progress(self, key: tuple[int, int, int], partial: Any) -> None:
+        if key == self._analysis_key() and key not in self.analyses and self.query_one("#analysis-view").display:
+            self.query_one("#analysis-text", Static).update(self._analysis_text(partial))
 
     def _analysed(self, key: tuple[int, int, int], found: Any) -> None:
+        if not self.query_one("#analysis-view").display:
+            return                    # hidden meanwhile: nothing is kept
         self.analyses[key] = found
         if key == self._analysis_key():
             self._show_analysis()
@@ -555,7 +586,7 @@ class ReplayScreen(Screen):
             return Text(f"The analysis could not run: {getattr(found, 'message', found)}", style="red")
         t = Text()
         head, _, rest = found.text().partition("\n")
-        t.append(head, style="bold green" if found.can_win else "bold")
+        t.append(head, style="italic" if found.searching else "bold green" if found.can_win else "bold")
         if rest:
             t.append("\n" + rest)
         return t

@@ -67,6 +67,10 @@ class _Limit(Protocol):
     def __call__(self, player: str | None = None) -> int | None: ...
 
 
+class _NoteVictim(Protocol):
+    def __call__(self, player: str, receiver: str, into_hand: bool = False) -> None: ...
+
+
 class _OpenWindow(Protocol):
     def __call__(self, kind: str, card: int, player: str, before: State, counted: bool = False,
                  in_temp: bool = False) -> Window: ...
@@ -165,7 +169,7 @@ class Core:
         self.open_game_action: Callable[[str, str, str], None] = windows.open_game_action
         self.record: Callable[[str, str, str], None] = windows.record
         self.open_window: _OpenWindow = windows.open_window
-        self.note_victim: Callable[[str, str], None] = windows.note_victim
+        self.note_victim: _NoteVictim = windows.note_victim
         self.surprise_out_of_turn: Callable[[str, Event], None] = windows.surprise_out_of_turn
 
     @property
@@ -279,20 +283,19 @@ class Core:
     def deal_in(self, player: str) -> None:
         self.draw(player, 3, why="a fresh hand")
 
-    def move_to(self, card: int, to: str, by: str | None = None) -> Move:
+    def move_to(self, card: int, to: str, by: str | None = None, cause: str = EFFECT) -> Move:
         """Move a Keeper or Creeper in play from its holder's table to `to`'s (`by`:
         the player making it happen); returns the move made, whose `src.player` is the
         old holder. A Creeper moved on its own leaves the Keeper it was attached to; a
-        moved Keeper's attached Creepers follow it at the next checkpoint."""
+        moved Keeper's attached Creepers follow it at the next checkpoint. Moved by a
+        player other than its holder, not in a swap, it is a taking (`Move.takes`)."""
         owner = self.state.holder_of(card)
         self.detach(card)
-        return self.transfer(card, table(to), by=by, src=table(owner))
+        return self.transfer(card, table(to), by=by, src=table(owner), cause=cause)
 
     def steal(self, card: int, thief: str) -> Move:
-        """`thief` takes a card from another player's table; the action doing it is
-        marked as a steal, which It's A Trap! may answer. Returns the move made."""
-        owner = self.state.holder_of(card)
-        self.note_victim(owner, thief)
+        """`thief` takes a card from another player's table into their own: a taking,
+        which It's A Trap! may answer. Returns the move made."""
         return self.move_to(card, thief, by=thief)
 
     def pass_zones(self, passes: list[tuple[Zone, Zone]]) -> None:
@@ -497,11 +500,33 @@ class Core:
         move = Move(card, src if src is not None else zone_of(st, card), dst, by, cause,
                     default_top(dst) if top is None else top)
         move = self.replaced(move)
+        riders = ([c for c, k in st.attachments.items() if k == move.card]
+                  if st.attachments and move.src.kind == TABLE and move.dst.kind == HAND else [])
         if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
             self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
             self._carry(move)
+        if move.takes:
+            # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
+            assert move.src.player is not None and move.dst.player is not None
+            self.note_victim(move.src.player, move.dst.player, move.dst.kind == HAND)
+        if riders:
+            self._riders_stay_on_the_table(move, riders)
         return move
+
+    def _riders_stay_on_the_table(self, move: Move, riders: list[int]) -> None:
+        """A Keeper that went into a hand leaves its attached Creepers behind, which
+        cannot be held: they go in front of the player whose hand it went into, on
+        their own (the attaching ones then attach there if they can)."""
+        st = self.state
+        to = move.dst.player
+        assert to is not None and move.src.player is not None
+        for creeper in riders:
+            st.detach(creeper)
+            self.transfer(creeper, table(to), by=move.by, src=table(move.src.player))
+        self.say(f"{self.names(riders)} was attached to {self.name(move.card)}, which went into {to}'s hand: a "
+                 f"Creeper is never held, so it goes in front of {to} instead.", "zap-a-card-on-an-attached-pair",
+                 "beamed-up-creeper-put-back-down")
 
     def _carry(self, move: Move) -> None:
         """Make `move` (already past the replacement effects) on the table."""

@@ -45,7 +45,8 @@ FINISH = "finish"        # an Action done, going where finished Actions go
 TURN = "turn"            # the turn's own steps: temporary hands closed at its end, duties
 RULE = "rule"            # a New Rule, Goal or Keeper placed, displacing what it replaces
 SETUP = "setup"          # dealing, joining and leaving the table
-CAUSES = (EFFECT, LIMIT, CANCEL, FINISH, TURN, RULE, SETUP)
+EXCHANGE = "exchange"    # a swap, each player giving as much as taking (Exchange Keepers): no taking
+CAUSES = (EFFECT, LIMIT, CANCEL, FINISH, TURN, RULE, SETUP, EXCHANGE)
 
 
 class Zone(NamedTuple):
@@ -103,11 +104,13 @@ class Move:
 
     @property
     def takes(self) -> bool:
-        """A Keeper or Creeper off one player's table into another player's hand or
-        table, made to happen by a player: what Steal a Keeper, Zap A Card and It's A
-        Trap! call taking."""
+        """A card off one player's table into another player's hand or table, made to
+        happen by a player other than its holder, and not a swap: what Steal a Keeper,
+        a power that takes, Zap A Card! into a hand and It's A Trap! call taking. A card
+        taken from a hand is never a taking of this kind, nor is a holder giving their
+        own card away."""
         return (self.src.kind == TABLE and self.dst.kind in (HAND, TABLE) and self.dst.player != self.src.player
-                and self.by is not None)
+                and self.by is not None and self.by != self.src.player and self.cause != EXCHANGE)
 
     def instead(self, **changes: object) -> Move:
         """The move as a replacement effect makes it happen instead."""

@@ -79,17 +79,18 @@ class Windows:
         st.windows.append(w)
         return w
 
-    def note_victim(self, player: str, receiver: str) -> None:
+    def note_victim(self, player: str, receiver: str, into_hand: bool = False) -> None:
         """The action being resolved takes a Keeper from `player` and gives it to
         `receiver`, who need not be the one acting (It's A Trap! may answer, and takes
-        from the receiver)."""
+        from the receiver); `into_hand`: it went into a hand."""
         st = self.core.state
         for i in range(len(st.windows) - 1, -1, -1):
             w = st.windows[i]
             if w.kind == "use" or w.card_type not in ("keeper", "goal", "rule"):
                 victims = w.victims if player in w.victims else w.victims + (player,)
                 takers = w.takers if (player, receiver) in w.takers else w.takers + ((player, receiver),)
-                st.windows[i] = replace(w, victims=victims, takers=takers)   # windows are shared with snapshots
+                st.windows[i] = replace(w, victims=victims, takers=takers,   # windows are shared with snapshots
+                                        into_hand=w.into_hand or into_hand)
                 return
 
     # -- answering -------------------------------------------------------------

@@ -101,6 +101,7 @@ class Window:
     in_temp: bool = False         # played from a temporary hand
     victims: tuple[str, ...] = () # players whose Keepers it takes
     takers: tuple[tuple[str, str], ...] = ()  # (victim, who receives the Keeper taken from them)
+    into_hand: bool = False       # a Keeper it takes goes into a hand (Zap A Card!), not onto a table
     target: "Window | None" = None  # for a Surprise: the window it answered
     shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
     resume: Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)

@@ -31,11 +31,11 @@ if TYPE_CHECKING:  # pragma: no cover
 HAND, TABLE, TEMP_HAND = "hand", "keepers", "temp_hand"
 RULES, META_RULES, GOALS = "rules", "meta_rules", "goals"
 DRAW_PILE, DISCARD, RESOLVING, REMOVED = "draw_pile", "discard", "resolving", "removed"
-RULES_PILE, SCORED = "rules_pile", "scored"
-SHARED_ZONES = (RULES, META_RULES, GOALS, DRAW_PILE, DISCARD, RESOLVING, REMOVED, RULES_PILE, SCORED)
+RULES_PILE, RULES_DISCARD, SCORED = "rules_pile", "rules_discard", "scored"
+SHARED_ZONES = (RULES, META_RULES, GOALS, DRAW_PILE, DISCARD, RESOLVING, REMOVED, RULES_PILE, RULES_DISCARD, SCORED)
 IN_PLAY = frozenset({TABLE, RULES, META_RULES, GOALS})
 # piles are listed top first: a card put on one goes on top unless told otherwise
-PILES = frozenset({DRAW_PILE, DISCARD, RULES_PILE, SCORED})
+PILES = frozenset({DRAW_PILE, DISCARD, RULES_PILE, RULES_DISCARD, SCORED})
 
 # why a card moves
 EFFECT = "effect"        # what a card in play or being carried out says
@@ -72,6 +72,7 @@ def table(player: str) -> Zone:
 
 
 DISCARD_PILE = Zone(DISCARD)
+RULES_DISCARD_PILE = Zone(RULES_DISCARD)
 DRAW = Zone(DRAW_PILE)
 IN_FLIGHT = Zone(RESOLVING)
 OUT_OF_GAME = Zone(REMOVED)

@@ -38,7 +38,7 @@ EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "pl
                "pending", "rejected", "cites", "zones"]
 VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 ZONE_NAMES = ("hand", "keepers", "temp_hand")
-GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "scored", "removed")
+GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "rules_discard", "scored", "removed")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 

@@ -108,7 +108,8 @@ class Window:
 
 
 # the plain lists of card ids or facts that a copy of the table copies
-_LISTS = ("rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "rules_pile", "scored", "resolving",
+_LISTS = ("rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "rules_pile", "rules_discard", "scored",
+          "resolving",
           "eliminated", "free_used", "claims", "windows", "history", "reshuffle_order")
 
 
@@ -125,6 +126,7 @@ class State:
     discard: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     rules_pile: list[int] = field(default_factory=list)   # Solo Fluxx: the Rules deck, top first
+    rules_discard: list[int] = field(default_factory=list)  # Solo Fluxx: the Rules discard pile, top first
     scored: list[int] = field(default_factory=list)       # Solo Fluxx: Goals scored
     solo: bool = False
     ended: bool = False                                   # the game ended without a winner (Solo)
@@ -227,7 +229,8 @@ class State:
             zones[f"{p}.temp_hand"] = frames[-1].cards if frames else []
         zones.update(rules=self.rules, meta_rules=self.meta_rules, goals=self.goals,
                      draw_pile=self.draw_pile, discard=self.discard, removed=self.removed,
-                     resolving=self.resolving, rules_pile=self.rules_pile, scored=self.scored)
+                     resolving=self.resolving, rules_pile=self.rules_pile, rules_discard=self.rules_discard,
+                     scored=self.scored)
         return zones
 
     def every_card(self) -> list[int]:
@@ -235,7 +238,7 @@ class State:
         cards += [c for p in self.players for c in self.keepers[p]]
         cards += [c for t in self.temp_hands for c in t.cards]
         cards += self.rules + self.meta_rules + self.goals + self.draw_pile + self.discard
-        cards += self.removed + self.resolving + self.rules_pile + self.scored
+        cards += self.removed + self.resolving + self.rules_pile + self.rules_discard + self.scored
         if self.basic is not None:
             cards.append(self.basic)
         return cards
@@ -287,6 +290,8 @@ class State:
             out["everyone_loses"] = True
         if self.solo:
             out["rules_pile"] = len(self.rules_pile)
+            if self.rules_discard:
+                out["rules_discard"] = names(self.rules_discard[:5]) + (["..."] if len(self.rules_discard) > 5 else [])
             out["scored"] = names(self.scored)
         if self.ended:
             out["ended"] = True

@@ -47,7 +47,7 @@ from adjudicator.catalogue import EDITIONS, CardDef, Catalogue, UnknownName, def
 from adjudicator.errors import InputError
 from adjudicator.limits import MAX_COPIES, MAX_TABLE_CARDS
 from adjudicator.mechanics.base import BASIC, CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL
-from adjudicator.names import name_problem, skeleton
+from adjudicator.names import name_problem, skeleton, split_copy  # noqa: F401 (the loader's too)
 from adjudicator.strictyaml import Node, check_keys, clip
 
 if TYPE_CHECKING:
@@ -484,7 +484,17 @@ class Position:
         st.played = self.played
         st.attachments = self.attachments(st)
         st.rng = Rng(seed)
+        st.number_copies(self.reading_order(st))
         return st
+
+    def reading_order(self, st: "State") -> list[int]:
+        """Every card of the table in the order the scenario format reads it to count
+        copies (format 1.2, item 1): rules, meta_rules, goals, then each player's Keepers
+        and hand in seat order, then draw_pile, discard, rules_pile, rules_discard, scored."""
+        order = [*st.rules, *st.meta_rules, *st.goals]
+        for p in st.players:
+            order += st.keepers[p] + st.hands[p]
+        return order + [*st.draw_pile, *st.discard, *st.rules_pile, *st.rules_discard, *st.scored]
 
     def attachments(self, st: "State") -> dict[int, int]:
         """Creeper copy -> Keeper copy: the pairs `table.attached` names, and every other

@@ -98,13 +98,14 @@ class Windows:
         st = self.core.state
         d = self.core.cat.get(ev.key)
         impl = surprise_side(d)
-        if self._surprise_in_reach(player, d.key, st) is None and not any(
-                w.before is not None and self._surprise_in_reach(player, d.key, w.before) is not None
+        copy = st.copy_of(d.key, ev.copy) if ev.copy is not None else None     # `NAME #K` (format 1.2, item 1)
+        if self._surprise_in_reach(player, d.key, st, copy) is None and not any(
+                w.before is not None and self._surprise_in_reach(player, d.key, w.before, copy) is not None
                 for w in st.windows):
-            raise Rejected(f"{player} has no {d.name} to play")
+            raise Rejected(f"{player} has no {d.name}" + (f" #{ev.copy}" if ev.copy is not None else "") + " to play")
         target = self._pick_target(player, ev, impl)
         # the Surprise is played from the hand as it was when the target was played
-        card = self._surprise_in_reach(player, d.key, target.before) if target.before is not None else None
+        card = self._surprise_in_reach(player, d.key, target.before, copy) if target.before is not None else None
         if card is None:
             later_turn = target.before is not None and target.before.turn_number != st.turn_number
             raise Rejected(f"{player} did not yet hold this {d.name} when {self.core.name(target.card)} was played: a card "
@@ -228,7 +229,7 @@ class Windows:
             else:
                 st.played += 1
         if target.kind == "use":
-            st.free_used.append(victim.key)
+            st.free_used.append(target.card)
         what = "Surprise" if counter else {"keeper": "Keeper", "goal": "Goal", "rule": "New Rule", "surprise": "Surprise",
                                                              "action": "Action"}.get(victim.type, victim.type)
         if target.kind == "use":

@@ -21,7 +21,7 @@ from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_C
 from adjudicator.names import name_problem
 from adjudicator.mechanics.base import CARD_TYPES, CREEPER, GOAL, KEEPER, BASIC
 from adjudicator.position import (COPIES, CardRef, Position, PositionProblem, find_player,
-                                  no_such_player, player_name_problems, resolve_card, source_of, split_entry)
+                                  no_such_player, player_name_problems, resolve_card, source_of, split_copy, split_entry)
 from adjudicator.state import State
 from adjudicator.strictyaml import Node, check_keys, clip
 
@@ -277,6 +277,13 @@ class _Reader:
         if card is None:
             raise node.error(message)
         return card
+
+    def card_copy(self, node: Node, what: str) -> tuple[CardDef, int | None]:
+        """A card named in an event, with the copy it names (`NAME #K`, format 1.2 item 1)."""
+        name, number = split_copy(node.as_str(what))
+        if number is not None and number < 1:
+            raise node.error(f"{what}: copies are numbered from 1 ({clip(name)} #1 is the first)")
+        return self.card(Node(name, node.line, node.col, node.path), what), number
 
     def cards(self, node: Node, what: str) -> list[CardRef]:
         """A list of card names; "NAME xN" is N copies, "?" an unknown card."""
@@ -567,7 +574,8 @@ def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
     ev = Event(verb=verb, line=node.line, written=True)
     vnode = fields[verb]
     if verb in ("play", "surprise", "use"):
-        ev.card = reader.card(vnode, verb).key
+        card, ev.copy = reader.card_copy(vnode, verb)
+        ev.card = card.key
     elif verb == "random":
         ev.card = reader.card(vnode, "random").key
     elif verb == "choose":

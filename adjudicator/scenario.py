@@ -29,6 +29,26 @@ TOP_KEYS = ["format", "id", "title", "cites", "note", "question", "cards", "tabl
             "variations"]
 CARD_KEYS = ["name", "type", "like", "needs", "aliases", "note"]
 DECLARED_TYPES = {t: t for t in CARD_TYPES if t != BASIC}
+# the types as printed on the cards, matched without regard to case or spacing (format 1.2, item 4)
+PRINTED_TYPES = {"keeper": "keeper", "goal": "goal", "newrule": "rule", "rule": "rule", "action": "action",
+                 "creeper": "creeper", "surprise": "surprise", "ungoal": "ungoal", "metarule": "meta_rule",
+                 "danger": "danger", "secret": "secret"}
+
+
+# (docs/scenario.schema.json spells the same words with a pattern of its own)
+_PRINTED_TYPE = re.compile(r"\s*(keeper|goal|new[ _-]*rule|rule|action|creeper|surprise|ungoal|meta[ _-]*rule|danger|"
+                           r"secret)\s*", re.IGNORECASE)
+
+
+def declared_type(word: str) -> str | None:
+    """The card type a declared card's `type:` means, as printed or as the engine
+    writes it ("New Rule", "new rule", "rule", "Meta Rule", "meta_rule"), or None.
+
+    >>> declared_type("New Rule"), declared_type("KEEPER"), declared_type("meta_rule"), declared_type("Rules")
+    ('rule', 'keeper', 'meta_rule', None)
+    """
+    m = _PRINTED_TYPE.fullmatch(word)
+    return PRINTED_TYPES[re.sub(r"[ _-]", "", m.group(1)).lower()] if m else None
 MAX_DECLARED = 200
 EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "expect", "note",
               "against", "disputed"]
@@ -177,9 +197,11 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
                 raise where.error(f"{clip(label)!r} is declared twice (line {taken[normalize(label)].line})")
             taken[normalize(label)] = where
         type_word = fields["type"].as_str("type")
-        if type_word not in DECLARED_TYPES:
-            raise fields["type"].error(f"unknown card type {clip(type_word)!r} (one of {', '.join(DECLARED_TYPES)})")
-        ctype = DECLARED_TYPES[type_word]
+        found = declared_type(type_word)
+        if found is None:
+            raise fields["type"].error(f"unknown card type {clip(type_word)!r} (one of Keeper, Goal, New Rule, Action, "
+                                       "Creeper, Surprise, Ungoal, Meta Rule, Danger, Secret)")
+        ctype = found
         staged.append((item, fields, name, ctype, [label for label, _ in labels[1:]]))
     declared_defs = [CardDef(key=name, name=name, type=ctype, editions=tuple(EDITIONS), mechanic="keeper",
                              aliases=tuple(aliases)) for _, _, name, ctype, aliases in staged]

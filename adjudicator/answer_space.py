@@ -17,8 +17,10 @@ same event as a scenario file writes it.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from adjudicator.decisions import ORDER
 from adjudicator.names import split_copy
 from adjudicator.events import Event
 
@@ -91,6 +93,9 @@ def answers(engine: Engine, d: Decision) -> Iterator[tuple[Event, Entry] | Incom
         values = dict.fromkeys(names)
     elif d.kind == "number":
         values = dict.fromkeys(d.options)
+    elif d.kind == ORDER:          # a few duties of one moment: every order of them
+        values = (list(p) for p in permutations(names)
+                  if [n for n in p if n in d.kept] == [n for n in names if n in d.kept])
     elif d.kind in ("discard", "discard_keepers", "cards"):
         sizes = [d.count or 0] if d.kind != "cards" else range(d.minimum, (d.count or len(names)) + 1)
         values = (list(c) for n in sizes for c in combinations(names, n))

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.continuations import Continuation, Pause
-from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision
+from adjudicator.decisions import ORDER, Answer, BadAnswer, Decision, NeedDecision
 from adjudicator.log import NamingTable
 from adjudicator.mechanics.base import ACTION, DANGER
 from adjudicator.names import normalize
@@ -79,6 +79,37 @@ class Decisions:
         if decision.kind == "deal":
             return {decision.by: list(opts)}
         return opts[0] if opts else None
+
+    def order(self, by: str, labels: list[str], cites: tuple[str, ...] = (), kept: tuple[str, ...] = ()) -> list[str]:
+        """The order in which `by` sees to several duties of one moment (format 1.2,
+        item 3), asked as a decision of kind `order`: an answer naming exactly these
+        duties (`choose: [FIRST, SECOND]`) gives the order; any other answer is left for
+        the decision after this one and the order given is taken, as it is for a file
+        that does not answer (a replay answers a pending order by default: `ORDER`)."""
+        decision = Decision(ORDER, by, f"{by} picks the order of {', '.join(labels)}", list(labels),
+                            count=len(labels), minimum=len(labels), option_names=list(labels), cites=cites,
+                            kept=kept)
+        while True:
+            if self.next_answer < len(self.answers):
+                chosen = self._as_order(self.answers[self.next_answer], labels)
+                if chosen is not None:
+                    self.next_answer += 1
+                    return chosen
+                return list(labels)         # an answer for what comes next, not an order
+            if self.probing or self.pause_blocked or not self.pauses or self.cont is None or not self.cont.here():
+                return list(labels)
+            Pause.wait(decision)
+
+    @staticmethod
+    def _as_order(answer: Answer, labels: list[str]) -> list[str] | None:
+        """`answer` as an order of `labels`, or None if it is not one."""
+        if answer.verb != "choose" or not isinstance(answer.value, list) or len(answer.value) != len(labels):
+            return None
+        wanted = {normalize(label): label for label in labels}
+        given = [wanted.get(normalize(v)) if isinstance(v, str) else None for v in answer.value]
+        if None in given or len(set(given)) != len(labels):
+            return None
+        return [g for g in given if g is not None]
 
     def chance(self, by: str, prompt: str, options: list[Any]) -> Any:
         """A draw of chance ("a random card from Ben's hand")."""

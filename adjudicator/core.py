@@ -25,7 +25,7 @@ from adjudicator import interactions
 from adjudicator.answers import Decisions
 from adjudicator.catalogue import CardDef, Catalogue
 from adjudicator.continuations import retiring
-from adjudicator.decisions import GameEnded, NeedDecision, Rejected
+from adjudicator.decisions import BadAnswer, GameEnded, NeedDecision, Rejected
 from adjudicator.events import Event
 from adjudicator.log import Entry, Log
 from adjudicator.history import PLAY, SURPRISE as SURPRISE_PLAYED, USE
@@ -322,6 +322,56 @@ class Core:
         return move
 
     def comply_with_limits(self, player: str, when_played: bool = False) -> None:
+        """`player` meets the Hand Limit, then the Keeper Limit, as a turn's sequence
+        has it; when both arrive at once off their turn (`when_played`), in the order
+        they choose."""
+        duties = self._limit_duties(player, when_played)
+        if when_played:
+            self.in_order(player, duties)
+        else:
+            for _, carry_out in duties:
+                carry_out()
+
+    def _limit_duties(self, player: str, when_played: bool) -> list[tuple[str, Callable[[], None]]]:
+        """The Limits `player` is over, each as (the rule's name, meeting it)."""
+        st = self.state
+        duties: list[tuple[str, Callable[[], None]]] = []
+        limit = self.hand_limit(player)
+        if limit is not None and len(st.hands[player]) > limit:
+            duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
+        limit = self.keeper_limit(player)
+        if limit is not None and sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER) > limit:
+            duties.append((self._limit_name("keeper_limit"), lambda: self._meet_keeper_limit(player, when_played)))
+        return duties
+
+    def _limit_name(self, hook: str) -> str:
+        rule = next((r for r in self.answering(hook) if getattr(self.state.defs[r].impl, hook)(self, r) is not None),
+                    None)
+        return self.name(rule) if rule is not None else hook.replace("_", " ").title()
+
+    def in_order(self, player: str, duties: list[tuple[str, Callable[[], None]]], *cites: str,
+                 kept: tuple[str, ...] = ()) -> None:
+        """Carry out `duties` that fall on `player` at one moment: in the order they
+        choose when there are several (format 1.2, item 3: a decision of kind `order`,
+        answered with the duties' names; unanswered, the order given is taken and said).
+        The duties named in `kept` keep their order among themselves (the turn's
+        sequence: the Hand Limit before the Keeper Limit)."""
+        if len(duties) > 1:
+            labels = [label for label, _ in duties]
+            chosen = self.decisions.order(player, labels, (*cites, "limit-discard-choice"), kept)
+            fixed = [label for label in labels if label in kept]
+            if [label for label in chosen if label in kept] != fixed:
+                raise BadAnswer(f"the turn's sequence meets {' before '.join(fixed)}; only the other duties of the "
+                                f"moment may come before, between or after them", forbidden=True)
+            how = "as chosen" if chosen != labels else "in the order given, unless another was chosen"
+            self.say(f"{player} has {len(labels)} things to see to at this one moment and chooses their order "
+                     f"({how}): {', then '.join(chosen)}.", *cites, "limit-discard-choice")
+            by_label = dict(duties)
+            duties = [(label, by_label[label]) for label in chosen]
+        for _, carry_out in duties:
+            carry_out()
+
+    def _meet_hand_limit(self, player: str, when_played: bool) -> None:
         st = self.state
         limit = self.hand_limit(player)
         hand = st.hands[player]
@@ -336,6 +386,9 @@ class Core:
             self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", "hand-limit-is-cap",
                      *(("out-of-turn-activity",) if when_played else ()))
+
+    def _meet_keeper_limit(self, player: str, when_played: bool) -> None:
+        st = self.state
         limit = self.keeper_limit(player)
         keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER] if limit is not None else []
         if limit is not None and len(keepers) > limit:
@@ -1290,11 +1343,25 @@ class Core:
                      kind="turn_end")
         else:
             self.say(f"{player}'s turn ends ({why}).", "rule-turn-sequence", kind="turn_end")
-        self.comply_with_limits(player)
+        # the ending player's own duties at this moment (the Limits, their cards' "when your
+        # turn ends"), in the order they choose; then the other players' cards react
         defs = st.defs
-        for holder, k in self.answering_in_front("on_turn_end"):
-            if k in st.keepers[holder]:
-                defs[k].impl.on_turn_end(self, k, holder, player)
+        turn_end = [(holder, k) for holder, k in self.answering_in_front("on_turn_end") if k in st.keepers[holder]]
+
+        def reacting(holder: str, k: int) -> Callable[[], None]:
+            return lambda: defs[k].impl.on_turn_end(self, k, holder, player) if k in st.keepers[holder] else None
+
+        own = [(self.name(k), reacting(holder, k)) for holder, k in turn_end if holder == player]
+        limits = self._limit_duties(player, False)
+        if own:
+            self.in_order(player, limits + own, "cute-fuzzy-alien-pass-or-limit-first",
+                          kept=tuple(label for label, _ in limits))
+        else:
+            for _, carry_out in limits:
+                carry_out()
+        for holder, k in turn_end:
+            if holder != player:
+                reacting(holder, k)()
         for system in self.systems():
             system.turn_ended(self, player)
         if self.hand_limit() is not None or self.keeper_limit() is not None:

@@ -11,7 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("discard", "discard_keepers", "card", "cards", "player", "deal", "yes_no", "number", "table")
+ORDER = "order"      # several duties of one moment, in the order their player picks (format 1.2, item 3)
+KINDS = ("discard", "discard_keepers", "card", "cards", "player", "deal", "yes_no", "number", "table", ORDER)
+
+
+def keep_order(order: list[Any], kept: tuple[Any, ...]) -> list[Any]:
+    """`order` with the options of `kept` put back in their own order (an `order`
+    decision's duties that a sequence fixes among themselves).
+
+    >>> keep_order(["B", "x", "A"], ("A", "B"))
+    ['A', 'x', 'B']
+    """
+    fixed = iter([o for o in kept if o in order])
+    return [next(fixed) if o in kept else o for o in order]
 
 
 @dataclass
@@ -26,6 +38,7 @@ class Decision:
     option_names: list[str] = field(default_factory=list)
     cites: tuple[str, ...] = ()     # the rulings that say who makes this choice
     fate: tuple[str, str] | None = None   # what becomes of the card(s) picked, and of the others
+    kept: tuple[str, ...] = ()      # for an order: options that keep this order among themselves
 
     def describe(self) -> str:
         who = "chance" if self.chance else self.by

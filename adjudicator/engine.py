@@ -25,7 +25,7 @@ from adjudicator.pending import LiveRun, Pending
 from adjudicator.core import Core
 from adjudicator.quantities import Figures
 from adjudicator.variants import Variant
-from adjudicator.decisions import Answer, BadAnswer, Decision, GameEnded, NeedDecision, Rejected
+from adjudicator.decisions import ORDER, Answer, BadAnswer, Decision, GameEnded, NeedDecision, Rejected
 from adjudicator.errors import ScenarioFault
 from adjudicator.events import Event
 from adjudicator.log import Entry, StepResult, cites_of
@@ -196,6 +196,14 @@ class Engine:
         # the table's generator where the event had left it
         pick = self.state.rng.copy().choice(pend.decision.options)
         pend.answers.append(Answer(pick, "random"))
+        return self._run(pend)
+
+    def answer_by_default(self) -> StepResult:
+        """Answer a pending `order` decision with the order it offers (format 1.2, item 3:
+        a file that does not answer gets the default order, which the verdict says)."""
+        pend = self.pending
+        assert pend is not None and pend.decision is not None and pend.decision.kind == ORDER
+        pend.answers.append(Answer(list(pend.decision.options), "choose"))
         return self._run(pend)
 
     def _check_answer_kind(self, decision: Decision | None, verb: str) -> None:

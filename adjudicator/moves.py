@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
+from adjudicator.names import split_copy
 from adjudicator.events import Event
 from adjudicator.mechanics.base import BASIC, CREEPER, SURPRISE, UNKNOWN
 
@@ -328,8 +329,9 @@ def answer_groups(engine: Engine) -> list[MoveGroup]:
         g.why, g.cites = who.text, list(who.cites)
     if d.chance:
         for n in dict.fromkeys(names):
-            g.moves.append(Move(Event("random", engine.cat.resolve(n).key if n != "?" else "?"), {"random": n},
-                                f"chance picks {n}"))
+            title = split_copy(n)[0]
+            g.moves.append(Move(Event("random", engine.cat.resolve(title).key if title != "?" else "?"), {"random": title},
+                                f"chance picks {title}"))
     elif d.kind in ("yes_no", "table"):
         for a in ("yes", "no"):
             g.moves.append(Move(Event("choose", answer=a), {"choose": a}, f"{d.by} answers {a}"))

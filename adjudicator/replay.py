@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from adjudicator.catalogue import Catalogue
-from adjudicator.decisions import Decision
+from adjudicator.decisions import ORDER, Decision
 from adjudicator.engine import Engine, Entry, StepResult, cites_of
 from adjudicator.errors import InputError, ScenarioFault
 from adjudicator.events import Event
@@ -434,8 +434,11 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
             # a draw of chance no `random:` event answers is left to the seeded generator, unless a
             # Surprise comes next: it answers the play before its effect, so before the draw
             while (engine.pending is not None and engine.pending.decision is not None
-                   and engine.pending.decision.chance and not _answers_next(events, i)):
-                more = engine.answer_by_chance()
+                   and (engine.pending.decision.chance and not _answers_next(events, i)
+                        or engine.pending.decision.kind == ORDER and not _chooses_next(events, i))):
+                # a draw of chance the file leaves to the seeded generator; an order of duties
+                # the file does not give, which takes the order offered (format 1.2, item 3)
+                more = engine.answer_by_chance() if engine.pending.decision.chance else engine.answer_by_default()
                 entries += more.entries
                 if result.status == "rejected":   # a refused Surprise: the play it meant to answer goes on
                     result = StepResult(result.event, "rejected", entries, result.reason, result.ruling)
@@ -618,6 +621,10 @@ def _consequences(step: Step, verdict: Verdict) -> str:
 def _last_result(steps: list[Step]) -> Step | None:
     """The outcome of the last event replayed (None: no event yet)."""
     return next((s for s in reversed(steps) if s.number > 0), None)
+
+
+def _chooses_next(events: list[ScenarioEvent], i: int) -> bool:
+    return i < len(events) and events[i].event.verb == "choose"
 
 
 def _answers_next(events: list[ScenarioEvent], i: int) -> bool:

@@ -80,6 +80,11 @@ def random_answer(engine, rng: random.Random) -> Any:
         return rng.choice(opts)
     if d.kind in ("yes_no", "table"):
         return rng.random() < 0.5
+    if d.kind == "order":
+        order = rng.sample(opts, len(opts))
+        kept = getattr(d, "kept", ())          # (an older engine has none of these)
+        fixed = iter([o for o in kept if o in order])
+        return [next(fixed) if o in kept else o for o in order]
     if d.kind == "deal":
         seats = [p for p in engine.state.players if p not in engine.state.eliminated]
         start = seats.index(d.by) if d.by in seats else 0

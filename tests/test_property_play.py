@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adjudicator.decisions import keep_order
 from adjudicator.catalogue import default_catalogue
 from adjudicator.engine import Engine
 from adjudicator.events import Event
@@ -122,6 +123,8 @@ def answer_for(engine: Engine, rng: random.Random):
         return rng.sample(opts, rng.randint(d.minimum, min(d.count or len(opts), len(opts))))
     if d.kind in ("card", "player", "number"):
         return rng.choice(opts)
+    if d.kind == "order":                   # several duties of one moment: some order of them
+        return keep_order(rng.sample(opts, len(opts)), d.kept)
     if d.kind in ("yes_no", "table"):
         return rng.random() < 0.5
     if d.kind == "deal":

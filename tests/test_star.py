@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from adjudicator.decisions import keep_order
 from adjudicator.catalogue import default_catalogue
 from fluxx_judge.cli import _scenario_files, main
 from adjudicator.engine import Engine
@@ -536,6 +537,8 @@ def _answer(e: Engine, rng: random.Random):
         return rng.sample(opts, rng.randint(d.minimum, min(d.count or len(opts), len(opts))))
     if d.kind in ("yes_no", "table"):
         return rng.random() < 0.5
+    if d.kind == "order":
+        return keep_order(rng.sample(opts, len(opts)), d.kept)
     if d.kind == "deal":
         order = e.core.seat_order(start=d.by)
         each = d.count or 1

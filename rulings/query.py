@@ -1,10 +1,11 @@
 """From what a player typed to a whoosh query: filters, words, card names, table talk,
 spelling suggestions.
 
-`parse()` pulls the facets out of the text (`card:`, `topic:`, `edition:`, `kind:`,
-quoted values allowed) and keeps plain words and quoted phrases; whoosh's own query
-syntax is never exposed, so unbalanced quotes, stray colons or `AND OR NOT` are just
-words. `build()` turns the rest into one whoosh query:
+`parse()` pulls the facets out of the text, in their own syntax only (`card:`,
+`topic:`, `edition:`, `kind:` in lower case with the value straight after the colon,
+quoted when it has spaces); every other word counts, whatever colons, quotes or `AND OR
+NOT` stand around it, and whoosh's own query syntax is never exposed. `build()` turns
+the rest into one whoosh query:
 
 * the words over question, card names and answer (field boosts, a coordination bonus
   for matching more of them), with whoosh's BM25F down-weighting words that stand in
@@ -15,9 +16,11 @@ words. `build()` turns the rest into one whoosh query:
 * proximity: each pair of consecutive words as a sloppy whoosh phrase, so rulings
   where they stand close together rank higher.
 
-`suggest()` asks whoosh's spelling corrector (over the unstemmed words of every ruling
-plus card names and aliases) about unknown words, preferring a correction that makes a
-card name with its neighbours ("tiem portal" -> "time portal").
+`corrections()` asks whoosh's spelling corrector (over the unstemmed words of every
+ruling plus card names and aliases) about the words found nowhere that are not
+ordinary English, preferring a correction that makes a card name with its neighbours
+("tiem portal" -> "time portal"); `suggestion()` shows them unless the words as typed
+already find a good hit.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any, Mapping
 
 from whoosh.query import And, Or, Phrase, Term
 
-from rulings import lexicon
+from rulings import english, lexicon
 from rulings.index_store import Loaded, edition_key
 from rulings.lexicon import ANALYZER, STOP, WORD, card_key
 
@@ -51,11 +54,13 @@ PHRASE_EXPANSION_BOOST = 2.0
 IMPLIED_BOOST = 0.2      # words a recognised card brings (a tie-breaker)
 NAME_PHRASE_BOOST = 2.0
 COORDINATION = 0.9       # OrGroup.factory(COORDINATION): a bonus for matching more words
+GOOD_HIT_SHARE = 0.5     # did-you-mean stays silent when the best hit holds this share of the words
 
-_FILTER_RE = re.compile(
-    r"(?i)(?<![\w:])(card|cards|topic|topics|edition|editions|kind|kinds)\s*:\s*"
-    r"(?:\"([^\"]*)\"|'([^']*)'|([^\s\"':]+))")
-_STRAY_FIELD = re.compile(r"(?<!\S)[\w-]*:+(?=\s|$)|:+")
+# A facet is one of FILTER_FIELDS, in lower case, a colon and its value at once (no
+# space): `card:wormhole`, `topic:surprise`, `card:"time portal"`. Anything else with a
+# colon ("cards: how many", "bonus:") is plain words.
+_FACET_RE = re.compile(r"""(?<![\w:'"-])(card|topic|edition|kind):(?:"([^"]*)"|'([^']*)'|([^\s"'][^\s"]*))""")
+_TRAILING = ".,;:?)]}"
 
 
 class QueryError(ValueError):
@@ -69,30 +74,26 @@ class Parsed:
     filters: dict[str, list[str]]
 
 
-def _facet(name: str) -> str:
-    name = name.lower()
-    return name[:-1] if name.endswith("s") else name
-
-
 def parse(query: str, filters: Mapping[str, Any] | None = None) -> Parsed:
+    """The facets (from `filters` and from the text, see _FACET_RE), the plain words
+    (every other word of the text, lower-cased) and the quoted phrases."""
     text = (query or "")[:MAX_QUERY_CHARS]
     text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'")
     found: dict[str, list[str]] = {}
     for name, value in (filters or {}).items():
-        name = _facet(str(name))
         if name not in FILTER_FIELDS or value is None:
             continue
         values = [value] if isinstance(value, str) else list(value)
         found.setdefault(name, []).extend(str(v) for v in values if str(v).strip())
 
     def take(m: re.Match) -> str:
-        value = next(g for g in m.groups()[1:] if g is not None)
+        quoted = m.group(2) if m.group(2) is not None else m.group(3)
+        value = quoted if quoted is not None else m.group(4).rstrip(_TRAILING)
         if value.strip():
-            found.setdefault(_facet(m.group(1)), []).append(value.strip())
+            found.setdefault(m.group(1), []).append(value.strip())
         return " "
 
-    text = _FILTER_RE.sub(take, text)
-    text = _STRAY_FIELD.sub(" ", text)
+    text = _FACET_RE.sub(take, text)
     phrases: list[list[str]] = []
     if text.count('"') >= 2:
         def phrase(m: re.Match) -> str:
@@ -151,15 +152,23 @@ def filter_query(parsed: Parsed, loaded: Loaded, warnings: list[str]):
 
 # --------------------------------------------------------------------------- spelling
 
-def suggest(parsed: Parsed, loaded: Loaded, query: str, searcher) -> tuple[dict[str, str], str | None]:
-    """Spelling suggestions for words no ruling or card name contains, from whoosh's
-    ListCorrector over the unstemmed words of the rulings and every card name (counted
-    when the index was built); never applied to the search itself."""
+@dataclass(frozen=True)
+class Fix:
+    word: str           # the likely spelling
+    makes_name: bool    # with its neighbours it spells a card name ("tiem portal")
+
+
+def corrections(parsed: Parsed, loaded: Loaded) -> dict[str, Fix]:
+    """Likely spellings for the words that are nowhere: in no ruling or card name
+    (the index's spelling vocabulary, whoosh's ListCorrector over it), in no table-talk
+    entry, not an inflection of a known word, and not ordinary English
+    (rulings.english): "showed", "kids" or "easier" are never typos, however close to a
+    word of the rulings. A spelling that makes a card name with its neighbours is
+    preferred ("tiem portal" -> "time portal")."""
     counts = loaded.words
     known = counts.__contains__
     words = [w.replace("'", "") for w in parsed.words]
-    fixes: dict[str, str] = {}
-    corrector = loaded.corrector()
+    fixes: dict[str, Fix] = {}
     names = {tuple(p.split()) for p in loaded.lexicon.names()}
     vocab = loaded.vocab
     talk = set(vocab.words) | {w for phrase in vocab.phrases for w in phrase.split()}
@@ -173,27 +182,43 @@ def suggest(parsed: Parsed, loaded: Loaded, query: str, searcher) -> tuple[dict[
             continue
         if any(known(v) for v in (w + "s", w + "es", w + "ed", w + "ing", *((w[:-1],) if w.endswith("s") else ()))):
             continue  # an inflection of a known word, not a typo
+        if english.is_english(w):
+            continue
         checked += 1
         if w not in loaded.spelling:  # whoosh's corrector is the slow part: once per word
             maxdist = 1 if len(w) <= 4 else 2  # counting a swap of neighbours as one edit
-            loaded.spelling[w] = [o for o in corrector.suggest(w, limit=20, maxdist=2, prefix=1)
+            loaded.spelling[w] = [o for o in loaded.corrector().suggest(w, limit=20, maxdist=2, prefix=1)
                                   if o not in STOP and o != w and _distance(w, o) <= maxdist]
         options = loaded.spelling[w]
         if not options:
             continue
         before, after = words[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None
 
-        def rank(o: str) -> tuple:
-            makes_name = any(n in names for n in ((before, o), (o, after), (o,)) if None not in n)
-            return (not makes_name, _distance(w, o), -counts.get(o, 0), o)
+        def makes_name(o: str) -> bool:
+            return any(n in names for n in ((before, o), (o, after), (o,)) if None not in n)
 
-        fixes[w] = min(options, key=rank)
+        best = min(options, key=lambda o: (not makes_name(o), _distance(w, o), -counts.get(o, 0), o))
+        fixes[w] = Fix(best, makes_name(best))
+    return fixes
+
+
+def suggestion(fixes: Mapping[str, Fix], query: str, parsed: Parsed, best_hit) -> tuple[dict[str, str], str | None]:
+    """The did-you-mean shown: ({wrong: right}, the query with them), or ({}, None).
+    Silent when the words as typed already find a good hit (the best hit holds at
+    least GOOD_HIT_SHARE of the other words typed), unless a fix spells a card name."""
     if not fixes:
         return {}, None
+    if not any(f.makes_name for f in fixes.values()) and best_hit is not None:
+        others = set(lexicon.stems(" ".join(w for w in parsed.words if w.replace("'", "") not in fixes)))
+        if others:
+            text = " ".join((best_hit.title, best_hit.answer, " ".join(best_hit.cards)))
+            if len(others & set(lexicon.stems(text))) >= GOOD_HIT_SHARE * len(others):
+                return {}, None
+    shown = {w: f.word for w, f in fixes.items()}
     corrected = query[:MAX_QUERY_CHARS]
-    for wrong, right in fixes.items():
+    for wrong, right in shown.items():
         corrected = re.sub(rf"(?i)(?<![\w']){re.escape(wrong)}(?![\w'])", right, corrected)
-    return fixes, corrected
+    return shown, corrected
 
 
 def _distance(a: str, b: str) -> int:

@@ -375,3 +375,56 @@ def test_a_word_in_every_record_is_still_searchable(zombie_cache, monkeypatch):
     scores = {h.id: h.score for h in search.search("shotgun odd", limit=13).hits}
     assert all(h.score > scores[h.id] for h in both.hits if h.id in scores)
     assert not any("no rulings" in w for w in both.warnings)
+
+
+# --------------------------------------------------------------------------- issue 24
+
+@pytest.mark.parametrize("query, word", [
+    ("draw 2 and use em gets them more cards: how many do they play", "card"),
+    ("bonus: how many do i play with play all but 1 and an extra play", "bonus"),
+    ("Card:wormhole what does it do", "wormhole"),
+    ("card: wormhole", "wormhole"),
+])
+def test_a_word_before_a_colon_is_a_word(query, word):
+    """Only `card:`, `topic:`, `edition:` and `kind:`, in lower case with the value
+    straight after the colon, are facets; any other word with a colon counts as a word."""
+    result = search.search(query)
+    assert result.filters == {} and not result.warnings
+    assert result.hits
+    from rulings.lexicon import stem
+
+    assert stem(word) in result.searched_terms or word in " ".join(result.cards_recognised).lower(), result
+
+
+def test_facets_in_their_own_syntax():
+    result = search.search('card:wormhole topic:"free-action" kind:official, which card do i play?')
+    assert result.filters == {"card": ["wormhole"], "topic": ["free-action"], "kind": ["official"]}
+    assert result.hits and all("free-action" in h.topics and h.basis == "official" for h in result.hits)
+
+
+@pytest.mark.parametrize("query", [
+    "my friend showed up late can he still play",
+    "easier version of ecofluxx for kids",
+    "the kids want an easier game",
+    "my buddy showed me a trick with the discard pile",
+    "can i trade hands when the others have emtpy hands",   # a typo, but the hits are good already
+])
+def test_did_you_mean_leaves_english_alone(query):
+    result = search.search(query)
+    assert result.suggestion is None and result.corrections == {}, result.corrections
+
+
+@pytest.mark.parametrize("typo, fix", [("tiem portal", "time portal"), ("emtpy", "empty"),
+                                       ("secrett", "secret"), ("canceld plans", "canceled plans")])
+def test_did_you_mean_still_fixes_typos(typo, fix):
+    assert search.search(typo).suggestion == fix
+
+
+def test_english_word_list():
+    from rulings import english
+
+    assert all(english.is_english(w) for w in ("showed", "kids", "easier", "dont", "Thats", "malfunctions"))
+    assert not any(english.is_english(w) for w in ("tiem", "agnda", "imediately", "keepr"))
+    text = (Path(english.__file__).with_name(english.FILE)).read_text(encoding="utf-8")
+    words = [w for w in text.split("\n") if w and not w.startswith("#")]
+    assert words == sorted(set(words)) and all(w.isalpha() and w.islower() for w in words)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from whoosh.query import And, Or, Phrase, Term
@@ -270,6 +270,10 @@ class Built:
     highlight: set[str]             # stems to mark in the hits
     pairs: list[tuple[str, str]]    # consecutive stems of the typed words (proximity)
     names: list[tuple[str, ...]]    # stems of the card names recognised
+    card_keys: list[str] = field(default_factory=list)   # facet keys of the cards recognised
+    # the rest of the question, for how far a ruling agrees with it (see ranking.run):
+    # each typed stem with the stems that count as it (its own, its table talk, its fix)
+    situation: list[tuple[str, frozenset[str]]] = field(default_factory=list)
 
 
 def split_common(q, reader, common: list[tuple[str, str, float]], df: dict | None = None):
@@ -341,8 +345,6 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
         if len(toks) == 1:  # a one-word name (Veto!) still counts where it is written
             clauses.extend(Term(f, toks[0], boost=NAME_PHRASE_BOOST * b)
                            for f, b in (("question", 1.5), ("answer", 1.0)))
-        clauses.append(Phrase("cardtext", list(toks), boost=NAME_PHRASE_BOOST) if len(toks) > 1
-                       else Term("cardtext", toks[0], boost=NAME_PHRASE_BOOST))
     if parsed.words:
         by_phrase, by_word = vocab.expansions(parsed.words)
         if corrections:  # a likely spelling counts too, lightly; the query is not rewritten
@@ -370,9 +372,11 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
     # (scored on the candidates, see ranking.run: whoosh's sloppy phrases cost 5x here)
     stems = lexicon.stems(" ".join(plain))[:MAX_TERMS]
     pairs = [p for p in dict.fromkeys(zip(stems, stems[1:])) if p[0] != p[1]]
-    marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS or f == "cardtext"}
+    marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS}
+    marks.update(t for toks in names for t in toks)
+    situation = _situation(plain, vocab, corrections or {})
     if not clauses:
-        return Built(None, cards, searched, [], marks, pairs, names)
+        return Built(None, cards, searched, [], marks, pairs, names, card_keys, situation)
     common: list[tuple[str, str, float]] = []
     full = Or(clauses) if len(clauses) > 1 else clauses[0]
     rare = split_common(full, reader, common, loaded.frequencies)
@@ -385,7 +389,25 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
         common = [c for c in common if c[1] not in keep]
         terms = [Term(f, t, boost=b) for f, t, b in seeds]
         rare = Or(terms) if len(terms) > 1 else terms[0]
-    return Built(rare, cards, searched, common, marks, pairs, names)
+    return Built(rare, cards, searched, common, marks, pairs, names, card_keys, situation)
+
+
+def _situation(plain: list[str], vocab, corrections: Mapping[str, str]) -> list[tuple[str, frozenset[str]]]:
+    """Each stem of the words typed besides card names, with the stems that count as
+    it in a ruling: its own, its table talk's (rulings/vocabulary.yaml) and its likely
+    spelling's."""
+    senses = vocab.senses(plain)
+    typed = set(lexicon.stems(" ".join(plain)))
+    out: dict[str, set[str]] = {}
+    for w in plain:
+        st = lexicon.stem(w)
+        if not st or w in vocab.filler:
+            continue
+        extra = " ".join([*senses.get(w.replace("\u2019", "'"), ()), corrections.get(w.replace("'", ""), "")])
+        # a word counts through the rulings' words for it, not through another word typed
+        # ("one play" -> "single play": "one" counts as "single", not as "play")
+        out.setdefault(st, {st}).update(t for t in (lexicon.stems(extra) if extra.strip() else ()) if t not in typed)
+    return [(st, frozenset(ok)) for st, ok in list(out.items())[:MAX_TERMS]]
 
 
 def _s(t) -> str:

@@ -50,7 +50,7 @@ COMMON_MIN_INDEX = 1000
 CARD_BOOST = 4.0
 TOPIC_BOOST = 2.0
 EXPANSION_BOOST = 1.0
-PHRASE_EXPANSION_BOOST = 2.0
+PHRASE_EXPANSION_BOOST = 1.5
 IMPLIED_BOOST = 0.2      # words a recognised card brings (a tie-breaker)
 NAME_PHRASE_BOOST = 2.0
 COORDINATION = 0.9       # OrGroup.factory(COORDINATION): a bonus for matching more words
@@ -251,13 +251,18 @@ def text_query(loaded: Loaded, text: str, scale: float | None = COORDINATION, bo
 
 
 def topics_in(loaded: Loaded, words: list[str]) -> list[str]:
-    """Topic tags named in the query ("hand limit" -> hand-limit, "surprises" -> surprise)."""
+    """Topic tags named in the words ("hand limit" -> hand-limit, "surprises" ->
+    surprise), the longest first: "free action" names free-action, not also action."""
     stems = lexicon.stems(" ".join(words))
+    taken = [False] * len(stems)
     found = []
-    for topic, tstems in loaded.topic_stems.items():
+    for topic, tstems in sorted(loaded.topic_stems.items(), key=lambda t: -len(t[1])):
         n = len(tstems)
-        if n and any(stems[i:i + n] == list(tstems) for i in range(len(stems) - n + 1)):
-            found.append(topic)
+        for i in range(len(stems) - n + 1) if n else ():
+            if stems[i:i + n] == list(tstems) and not any(taken[i:i + n]):
+                taken[i:i + n] = [True] * n
+                found.append(topic)
+                break
     return sorted(found)
 
 
@@ -354,7 +359,9 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
             if q is not None:
                 clauses.append(q)
         implied = {t for k in card_keys for t in loaded.implied.get(k, ())}
-        topic_terms = sorted(set(topics_in(loaded, parsed.words)) | implied)
+        # topics named in the words typed or in their table talk ("keeper power" -> free action)
+        topic_terms = sorted(set(topics_in(loaded, parsed.words)) | set(topics_in(loaded, by_phrase.split()))
+                             | set(topics_in(loaded, by_word.split())) | implied)
         if topic_terms:
             clauses.append(Or([Term("topics", t, boost=TOPIC_BOOST) for t in topic_terms]))
         # a card also brings the words of what it does ("Time Portal" asks about turn ends)

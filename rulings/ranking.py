@@ -28,7 +28,7 @@ RERANK = 40   # candidates on which proximity and very common words are scored
 PROXIMITY_BOOST = 4.0    # per pair of consecutive query words standing close together
 PROXIMITY_SLOP = 3
 NAME_BOOST = 2.0         # per card name written out in full
-ABOUT_MARGIN = 0.5       # agreement this far behind the best costs a card's rulings nothing
+ABOUT_MARGIN = 0.3       # agreement this far behind the best costs a card's rulings nothing
 ABOUT_FLOOR = 0.3        # the share of its card score a ruling about a named card always keeps
 
 

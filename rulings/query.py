@@ -317,21 +317,28 @@ def split_common(q, reader, common: list[tuple[str, str, float]], df: dict | Non
     return walk(q, 1.0)
 
 
-def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str] | None = None) -> Built:
+def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | None = None) -> Built:
     # Card names in the query become card terms: the facet (boosted) and the name
     # itself. Their words (play, all, draw, 3) leave the bag of words, where they would
-    # favour any ruling that merely repeats them.
+    # favour any ruling that merely repeats them. A misspelt word whose likely spelling
+    # makes a card name with its neighbours counts as that name ("tiem portal").
+    fixes = fixes or {}
+    spellings = {w: f.word for w, f in fixes.items()}
+    spelt = [fixes[k].word if (k := w.replace("'", "")) in fixes and fixes[k].makes_name else w
+             for w in parsed.words]
     card_keys: list[str] = []
     consumed: set[int] = set()
     names: list[tuple[str, ...]] = []
-    for start, end, phrase, keys in loaded.lexicon.spans(parsed.words):
+    for start, end, phrase, keys in loaded.lexicon.spans(spelt):
         known = sorted(k for k in keys if k in loaded.facet_keys)
         if not known:
             continue
         consumed.update(range(start, end))
-        toks = tuple(lexicon.stems(phrase))
-        if toks:
-            names.append(toks)
+        # the name as typed and as printed ("thats mine" is written "That's Mine")
+        for written in (phrase, *(loaded.lexicon.display.get(k, k) for k in known)):
+            toks = tuple(lexicon.stems(written))
+            if toks and toks not in names:
+                names.append(toks)
         for k in known:
             if k not in card_keys:
                 card_keys.append(k)
@@ -352,8 +359,8 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
                            for f, b in (("question", 1.5), ("answer", 1.0)))
     if parsed.words:
         by_phrase, by_word = vocab.expansions(parsed.words)
-        if corrections:  # a likely spelling counts too, lightly; the query is not rewritten
-            by_word = " ".join([by_word, *corrections.values()]).strip()
+        if spellings:  # a likely spelling counts too, lightly; the query is not rewritten
+            by_word = " ".join([by_word, *spellings.values()]).strip()
         for extra, boost in ((by_phrase, PHRASE_EXPANSION_BOOST), (by_word, EXPANSION_BOOST)):
             q = text_query(loaded, extra, boost=boost) if extra else None
             if q is not None:
@@ -381,7 +388,7 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
     pairs = [p for p in dict.fromkeys(zip(stems, stems[1:])) if p[0] != p[1]]
     marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS}
     marks.update(t for toks in names for t in toks)
-    situation = _situation(plain, vocab, corrections or {})
+    situation = _situation(plain, vocab, spellings)
     if not clauses:
         return Built(None, cards, searched, [], marks, pairs, names, card_keys, situation)
     common: list[tuple[str, str, float]] = []

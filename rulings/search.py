@@ -46,7 +46,7 @@ def search(query: str, limit: int = 10, filters: Mapping[str, Any] | None = None
     with loaded.lock:
         searcher = loaded.searcher()
         fixes = query_mod.corrections(parsed, loaded)
-        built = query_mod.build(parsed, loaded, searcher.reader(), {w: f.word for w, f in fixes.items()})
+        built = query_mod.build(parsed, loaded, searcher.reader(), fixes)
         result.cards_recognised = built.cards
         result.searched_terms = built.searched
         if built.query is not None or filter_q is not None:

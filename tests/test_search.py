@@ -324,7 +324,7 @@ def test_opening_an_index_derives_nothing_again(cache):
     corpus_mod.load_corpus.cache_clear()
     opened = ensure_index()
     assert not opened["built"]
-    assert search.search("tiem portal play all").cards_recognised == ["Play All"]
+    assert search.search("tiem portal play all").cards_recognised == ["Time Portal", "Play All"]
     assert corpus_mod.load_corpus.cache_info().currsize == 0
     assert lexicon.builtin_lexicon.cache_info().currsize == 0
     assert lexicon.vocabulary.cache_info().currsize == 0
@@ -514,3 +514,12 @@ def _built(text: str):
 
     loaded = index_store.load()
     return query.build(query.parse(text), loaded, loaded.searcher().reader()).query
+
+
+def test_a_misspelt_card_name_counts_as_the_card():
+    """A word whose likely spelling makes a card name with its neighbours is searched as
+    that card (and suggested); other misspellings only count as a light extra word."""
+    result = search.search("tiem portal while play all is on the table")
+    assert result.cards_recognised == ["Time Portal", "Play All"]
+    assert result.suggestion == "time portal while play all is on the table"
+    assert "play-all-vs-turn-end" in result.ids[:3]

@@ -27,6 +27,7 @@ from itertools import chain
 from typing import Any, Iterable
 
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
+from whoosh.lang.snowball.english import EnglishStemmer
 
 from rulings import corpus as corpus_mod
 
@@ -35,7 +36,10 @@ STOP = frozenset(STOP_WORDS | {"i", "do", "does", "did", "my", "me", "what", "ho
                                "so", "there", "they", "their", "its", "it's", "get", "gets", "got"})
 # whoosh's default token pattern, its group made non-capturing so findall gives words
 TOKEN = re.compile(r"\w+(?:\.?\w+)*")
-ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1)
+# The Snowball English stemmer (Porter2) rather than whoosh's default Porter: players'
+# inflections meet the rulings' ("stopped" and "stop", "winning" and "win", "using"
+# and "use", "tied" and "tie"), and short words keep their form ("has", "his", "this")
+ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1, stemfn=EnglishStemmer().stem)
 WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
 NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "zero": "0"}

@@ -28,6 +28,7 @@ RERANK = 40   # candidates on which proximity and very common words are scored
 PROXIMITY_BOOST = 4.0    # per pair of consecutive query words standing close together
 PROXIMITY_SLOP = 3
 NAME_BOOST = 2.0         # per card name written out in full
+UNNAMED = 0.1            # a ruling about cards the question does not name loses this share
 ABOUT_MARGIN = 0.3       # agreement this far behind the best costs a card's rulings nothing
 ABOUT_FLOOR = 0.3        # the share of its card score a ruling about a named card always keeps
 
@@ -152,8 +153,9 @@ def _bm25(tf: int, df: int, docs: int, length: float, avg: float, b: float = 0.7
 def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) -> list[Hit]:
     """The best `limit` rulings for `built.query` (None: every ruling the filter keeps).
     whoosh finds the best RERANK candidates; on them are scored the very common words
-    (built.common), closeness, card names written out, and how far a ruling about a
-    named card agrees with the rest of the question (see _about)."""
+    (built.common), closeness, card names written out, how far a ruling about a named
+    card agrees with the rest of the question (see _about), and a ruling about cards
+    the question names none of loses UNNAMED of its score."""
     q = built.query if built is not None else None
     common = built.common if built is not None else []
     pairs = built.pairs if built is not None else []
@@ -202,6 +204,8 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
                     score += boost * _bm25(tf, reader.doc_frequency(fieldname, stem), docs,
                                            reader.doc_field_length(hit.docnum, fieldname, 1),
                                            searcher.avg_field_length(fieldname, 1) or 1)
+        if rerank and not card_part and stored.get("cards"):
+            score *= 1 - UNNAMED   # its cards are a situation the question does not mention
         rows.append([score, stored, card_part, agreement])
     if situation and card_keys:
         _about(rows, situation, weights, tokens, results)

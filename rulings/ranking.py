@@ -155,7 +155,8 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
     whoosh finds the best RERANK candidates; on them are scored the very common words
     (built.common), closeness, card names written out, how far a ruling about a named
     card agrees with the rest of the question (see _about), and a ruling about cards
-    the question names none of loses UNNAMED of its score."""
+    the question names none of loses UNNAMED of its score (not a reference list, which
+    is about a kind of card rather than its cards)."""
     q = built.query if built is not None else None
     common = built.common if built is not None else []
     pairs = built.pairs if built is not None else []
@@ -204,7 +205,7 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
                     score += boost * _bm25(tf, reader.doc_frequency(fieldname, stem), docs,
                                            reader.doc_field_length(hit.docnum, fieldname, 1),
                                            searcher.avg_field_length(fieldname, 1) or 1)
-        if rerank and not card_part and stored.get("cards"):
+        if rerank and not card_part and stored.get("cards") and stored.get("kind") != "reference":
             score *= 1 - UNNAMED   # its cards are a situation the question does not mention
         rows.append([score, stored, card_part, agreement])
     if situation and card_keys:

@@ -29,7 +29,7 @@ PROXIMITY_BOOST = 4.0    # per pair of consecutive query words standing close to
 PROXIMITY_SLOP = 3
 NAME_BOOST = 2.0         # per card name written out in full
 UNNAMED = 0.1            # a ruling about cards the question does not name loses this share
-ABOUT_MARGIN = 0.3       # agreement this far behind the best costs a card's rulings nothing
+ABOUT_MARGIN = 0.3       # agreement within this share of the best costs a card's rulings nothing
 ABOUT_FLOOR = 0.3        # the share of its card score a ruling about a named card always keeps
 
 
@@ -228,9 +228,9 @@ def _about(rows: list[list], situation, weights: list[float], tokens, results) -
     """A card named in the question favours the rulings about it (or naming it) only as
     far as they agree with the rest of the question. A ruling's agreement is the share
     of the question's other words (weighted by rarity, each counted through its table
-    talk) that it holds; a ruling about a named card that holds less than ABOUT_MARGIN
-    short of the best agreement among the candidates keeps its whole card score, and
-    one further behind keeps less, down to ABOUT_FLOOR of it for one that holds none.
+    talk) that it holds. A ruling about a named card whose agreement is at least
+    1 - ABOUT_MARGIN of the best among the candidates keeps its whole card score; one
+    further behind keeps less, down to ABOUT_FLOOR of it for one that holds none.
     So in "a tie under Double Agenda" the words about ties decide between the ruling
     on ties and the card's own, and "Double Agenda trashed" still finds the card's."""
     best = 0.0

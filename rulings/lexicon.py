@@ -1,18 +1,23 @@
 """The words search knows: the text analyser, players' table talk, and card names.
 
-* `ANALYZER` stems and drops filler words; every text field and query goes through it.
+* `ANALYZER` stems (Snowball's English stemmer) and drops stop words; every text field
+  and query goes through it.
   `analyse()` gives the same stems and positions without whoosh's token objects (a
   word's stem is worked out once per process): the index is built and queries are
   stemmed through it.
 * `vocabulary()` reads rulings/vocabulary.yaml, the ways players say things ("too
-  late", "trashed", "mini hand") mapped to the rulings' own words, kept as data; it
-  is stored with the index too (`Vocabulary.to_json`), so a search on a built index
-  neither parses it nor imports the YAML library.
-* `CardLexicon` recognises card names, aliases, analogues and shorthand in free text
-  (longest match first). It is built once per index and stored with it (`to_json`),
-  so opening an index does not derive it again.
-* `implied_topics()` names what a card's mechanic is about (Time Portal ends the turn),
-  from the same declarations the interaction graph reads.
+  late", "trashed", "both of us", "his turn") mapped to the rulings' own words, the
+  nicknames and shorthand of cards (potato, d3p2), and the filler words that say
+  nothing about a situation, kept as data; it is stored with the index too
+  (`Vocabulary.to_json`), so a search on a built index neither parses it nor imports
+  the YAML library.
+* `CardLexicon` recognises card names, aliases, analogues, nicknames and shorthand in
+  free text (longest match first; a name's last word may be in the plural). It is
+  built once per index and stored with it (`to_json`), so opening an index does not
+  derive it again.
+* `implied_topics()` names what a card is about through its type and mechanic (Time
+  Portal ends the turn, Play 3 is a New Rule), from the same declarations the
+  interaction graph reads.
 """
 
 from __future__ import annotations

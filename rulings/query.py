@@ -7,14 +7,17 @@ quoted when it has spaces); every other word counts, whatever colons, quotes or 
 NOT` stand around it, and whoosh's own query syntax is never exposed. `build()` turns
 the rest into one whoosh query:
 
-* the words over question, card names and answer (field boosts, a coordination bonus
-  for matching more of them), with whoosh's BM25F down-weighting words that stand in
-  many rulings; no word is ever removed for being common;
-* card names and aliases (longest match) as card-facet terms and phrases;
+* the words over question and answer (field boosts), with whoosh's BM25F
+  down-weighting words that stand in many rulings; no word is ever removed for being
+  common;
+* card names, aliases, nicknames and plurals (longest match; a misspelt name through
+  its likely spelling) as card-facet terms, a one-word name also as a word;
 * the table-talk expansions of rulings/vocabulary.yaml, lighter than typed words;
-* topics named in the query or implied by a recognised card's mechanic;
-* proximity: each pair of consecutive words as a sloppy whoosh phrase, so rulings
-  where they stand close together rank higher.
+* topics named by the words typed or by their table talk, or implied by a recognised
+  card's type and mechanic;
+* for rulings.ranking, scored on whoosh's candidates: pairs of consecutive words
+  (closeness), card names written out, and the rest of the question (`situation`),
+  which decides how far a named card's rulings are favoured.
 
 `corrections()` asks whoosh's spelling corrector (over the unstemmed words of every
 ruling plus card names and aliases) about the words found nowhere that are not

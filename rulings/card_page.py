@@ -1,8 +1,9 @@
 """One card's page: everything the project knows about a card, in one place.
 
-`card_page(name)` takes a printed name, an alias or an analogue (Wormhole, Shiny! and
-Mystery Play reach the same page) and gathers: the card's type, editions, aliases and
-analogues, its effect in our words, the mechanic behind it, every ruling about it
+`card_page(name)` takes a printed name, an alias, an analogue (Wormhole, Shiny! and
+Mystery Play reach the same page) or a nickname players use (potato, d3p2; the
+shorthand of rulings/vocabulary.yaml) and gathers: the card's type, editions, aliases,
+nicknames and analogues, its effect in our words, the mechanic behind it, every ruling about it
 (built-in and imported), the library scenarios that show it, and the cards and rules it
 meets in the interaction graph. The command line (`fluxx-judge card NAME [--json]`) and
 the app's card screen both draw this page.
@@ -43,11 +44,13 @@ class CardPage:
     rulings: list[dict[str, str]] = field(default_factory=list)     # id, summary, basis
     scenarios: list[dict[str, str]] = field(default_factory=list)   # id, title, why (path: for the app)
     meets: list[dict[str, str]] = field(default_factory=list)       # sentence, other, relation, ruling
+    nicknames: list[str] = field(default_factory=list)              # what players call it
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type,
                 "editions": [{"key": k, "title": t} for k, t in self.editions],
-                "aliases": self.aliases, "analogues": self.analogues, "effect": self.effect,
+                "aliases": self.aliases, "nicknames": self.nicknames, "analogues": self.analogues,
+                "effect": self.effect,
                 "mechanic": {"name": self.mechanic, "summary": self.mechanic_summary},
                 "certainty": self.certainty, "rulings": self.rulings,
                 "scenarios": [{k: v for k, v in sc.items() if k != "path"} for sc in self.scenarios],
@@ -59,6 +62,8 @@ class CardPage:
         out.append("editions: " + ", ".join(f"{t} [{k}]" for k, t in self.editions))
         if self.aliases:
             out.append("also called: " + ", ".join(self.aliases))
+        if self.nicknames:
+            out.append("players call it: " + ", ".join(self.nicknames))
         if self.analogues:
             out.append("analogues: " + ", ".join(self.analogues))
         out.append("")
@@ -94,20 +99,32 @@ def _analogue_groups() -> list[tuple[str, ...]]:
     return [r.cards for r in corpus_mod.load_corpus() if r.id.endswith("-analogues") and r.cards]
 
 
+def _nicknames() -> dict[str, str]:
+    """What players call a card -> its name (the shorthand of rulings/vocabulary.yaml:
+    potato, hologram, d3p2); each names one card, so none is ambiguous."""
+    from rulings.lexicon import norm, vocabulary
+
+    return {norm(k): v for k, v in vocabulary().shorthand.items()}
+
+
 def resolve(name: str):
-    """The catalogue card `name` stands for: a printed name, an alias, or an analogue
-    listed by a reference ruling. Raises UnknownCard with suggestions."""
+    """The catalogue card `name` stands for: a printed name, an alias, an analogue
+    listed by a reference ruling, or a players' nickname. Raises UnknownCard with
+    suggestions."""
     from adjudicator.catalogue import UnknownName
+
+    from rulings.lexicon import norm
 
     cat = _catalogue()
     card = cat.find(name)
     if card is None:
-        from rulings.lexicon import norm
-
         for group in _analogue_groups():
             if norm(name) in {norm(n) for n in group[1:]}:
                 card = cat.find(group[0])
                 break
+    if card is None:
+        nickname = _nicknames().get(norm(name))
+        card = cat.find(nickname) if nickname else None
     if card is not None:
         return card
     try:
@@ -131,7 +148,7 @@ def _scenario_texts() -> dict[str, str]:
 def card_page(name: str) -> CardPage:
     from adjudicator.catalogue import EDITIONS
 
-    from rulings.lexicon import norm
+    from rulings.lexicon import norm, vocabulary
 
     card = resolve(name)
     impl = card.impl
@@ -190,4 +207,5 @@ def card_page(name: str) -> CardPage:
         editions=[(e, EDITIONS.get(e, e)) for e in card.editions],
         aliases=list(card.aliases), analogues=analogues, effect=card.effect,
         mechanic=card.mechanic, mechanic_summary=summary, certainty=card.certainty,
-        rulings=rulings, scenarios=scenarios, meets=meets)
+        rulings=rulings, scenarios=scenarios, meets=meets,
+        nicknames=sorted(k for k, v in vocabulary().shorthand.items() if norm(v) in names))

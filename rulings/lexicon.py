@@ -1,18 +1,23 @@
 """The words search knows: the text analyser, players' table talk, and card names.
 
-* `ANALYZER` stems and drops filler words; every text field and query goes through it.
+* `ANALYZER` stems (Snowball's English stemmer) and drops stop words; every text field
+  and query goes through it.
   `analyse()` gives the same stems and positions without whoosh's token objects (a
   word's stem is worked out once per process): the index is built and queries are
   stemmed through it.
 * `vocabulary()` reads rulings/vocabulary.yaml, the ways players say things ("too
-  late", "trashed", "mini hand") mapped to the rulings' own words, kept as data; it
-  is stored with the index too (`Vocabulary.to_json`), so a search on a built index
-  neither parses it nor imports the YAML library.
-* `CardLexicon` recognises card names, aliases, analogues and shorthand in free text
-  (longest match first). It is built once per index and stored with it (`to_json`),
-  so opening an index does not derive it again.
-* `implied_topics()` names what a card's mechanic is about (Time Portal ends the turn),
-  from the same declarations the interaction graph reads.
+  late", "trashed", "both of us", "his turn") mapped to the rulings' own words, the
+  nicknames and shorthand of cards (potato, d3p2), and the filler words that say
+  nothing about a situation, kept as data; it is stored with the index too
+  (`Vocabulary.to_json`), so a search on a built index neither parses it nor imports
+  the YAML library.
+* `CardLexicon` recognises card names, aliases, analogues, nicknames and shorthand in
+  free text (longest match first; a name's last word may be in the plural). It is
+  built once per index and stored with it (`to_json`), so opening an index does not
+  derive it again.
+* `implied_topics()` names what a card is about through its type and mechanic (Time
+  Portal ends the turn, Play 3 is a New Rule), from the same declarations the
+  interaction graph reads.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from itertools import chain
 from typing import Any, Iterable
 
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
+from whoosh.lang.snowball.english import EnglishStemmer
 
 from rulings import corpus as corpus_mod
 
@@ -35,7 +41,10 @@ STOP = frozenset(STOP_WORDS | {"i", "do", "does", "did", "my", "me", "what", "ho
                                "so", "there", "they", "their", "its", "it's", "get", "gets", "got"})
 # whoosh's default token pattern, its group made non-capturing so findall gives words
 TOKEN = re.compile(r"\w+(?:\.?\w+)*")
-ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1)
+# The Snowball English stemmer (Porter2) rather than whoosh's default Porter: players'
+# inflections meet the rulings' ("stopped" and "stop", "winning" and "win", "using"
+# and "use", "tied" and "tie"), and short words keep their form ("has", "his", "this")
+ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1, stemfn=EnglishStemmer().stem)
 WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
 NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "zero": "0"}
@@ -121,12 +130,16 @@ def numbers(words: list[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- table talk
 
+SECTIONS = ("words", "phrases", "shorthand", "topic_words")
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     words: dict[str, str]
     phrases: dict[str, str]
     shorthand: dict[str, str]
     topic_words: dict[str, str]
+    filler: frozenset[str] = frozenset()   # words that say nothing about the situation
 
     def expansions(self, words: list[str]) -> tuple[str, str]:
         """Rulings' words for the table talk in `words`: (from phrases, from single
@@ -143,13 +156,27 @@ class Vocabulary:
         p = [w for w in dict.fromkeys(from_phrases) if w not in have]
         return " ".join(p), " ".join(w for w in dict.fromkeys(from_words) if w not in have and w not in p)
 
-    def to_json(self) -> dict[str, dict[str, str]]:
+    def senses(self, words: list[str]) -> dict[str, set[str]]:
+        """word -> the rulings' words the table talk gives it: its own entry's, and those
+        of every phrase it stands in ("same time" gives "same" and "time" "moment")."""
+        joined = [w.replace("\u2019", "'") for w in words]
+        out: dict[str, set[str]] = {w: set(self.words.get(w, "").split()) for w in joined}
+        for phrase, exp in self.phrases.items():
+            parts = phrase.split()
+            n = len(parts)
+            for i in range(len(joined) - n + 1):
+                if joined[i:i + n] == parts:
+                    for w in parts:
+                        out[w].update(exp.split())
+        return out
+
+    def to_json(self) -> dict[str, Any]:
         return {"words": self.words, "phrases": self.phrases, "shorthand": self.shorthand,
-                "topic_words": self.topic_words}
+                "topic_words": self.topic_words, "filler": sorted(self.filler)}
 
     @classmethod
-    def from_json(cls, data: dict[str, dict[str, str]]) -> "Vocabulary":
-        return cls(**{k: dict(data[k]) for k in ("words", "phrases", "shorthand", "topic_words")})
+    def from_json(cls, data: dict[str, Any]) -> "Vocabulary":
+        return cls(**{k: dict(data[k]) for k in SECTIONS}, filler=frozenset(data.get("filler", ())))
 
 
 class VocabularyError(corpus_mod.CorpusError):
@@ -164,18 +191,21 @@ def parse_vocabulary(text: str, name: str = "vocabulary.yaml") -> Vocabulary:
     except yaml.YAMLError as exc:
         raise VocabularyError(f"{name}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):
-        raise VocabularyError(f"{name}: must hold a mapping with words, phrases, shorthand, topic_words")
+        raise VocabularyError(f"{name}: must hold a mapping with {', '.join(SECTIONS)}, filler")
     parts = {}
-    for section in ("words", "phrases", "shorthand", "topic_words"):
+    for section in SECTIONS:
         table = data.get(section) or {}
         if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                   for k, v in table.items()):
             raise VocabularyError(f"{name}: {section} must map text to text (quote words such as yes, no, on)")
         parts[section] = {k.lower().strip(): v.strip() for k, v in table.items()}
-    unknown = sorted(set(data) - set(parts))
+    filler = data.get("filler") or ""
+    if not isinstance(filler, str):
+        raise VocabularyError(f"{name}: filler must be text, words separated by spaces")
+    unknown = sorted(set(data) - set(parts) - {"filler"})
     if unknown:
         raise VocabularyError(f"{name}: unknown section(s) {', '.join(map(str, unknown))}")
-    return Vocabulary(**parts)
+    return Vocabulary(**parts, filler=frozenset(filler.lower().split()))
 
 
 @functools.lru_cache(maxsize=1)
@@ -220,12 +250,13 @@ class CardLexicon:
         return [(phrase, keys) for _, _, phrase, keys in self.spans(norm(text).split())]
 
     def spans(self, words: list[str]) -> list[tuple[int, int, str, set[str]]]:
-        """(start, end, phrase, facet keys) for card names in a list of words."""
+        """(start, end, phrase, facet keys) for card names in a list of words, the
+        longest first at each place; a name's last word may be in the plural."""
         words = numbers([norm(w) for w in words])
         out, i = [], 0
         while i < len(words):
             for n in range(min(self.max_len, len(words) - i), 0, -1):
-                keys = self.phrases.get(tuple(words[i:i + n]))
+                keys = self.phrases.get(tuple(words[i:i + n])) or self._plural(words[i:i + n])
                 if keys:
                     out.append((i, i + n, " ".join(words[i:i + n]), set(keys)))
                     i += n
@@ -233,6 +264,18 @@ class CardLexicon:
             else:
                 i += 1
         return out
+
+    def _plural(self, words: list[str]) -> set[str] | None:
+        """The keys of a name whose last word is written in the plural ("two
+        malfunctions", "hand limits", the engineer's -> engineers)."""
+        last = words[-1]
+        if len(last) < 4 or not last.endswith("s"):
+            return None
+        for single in (last[:-1], last[:-2] if last.endswith("es") else None):
+            keys = single and self.phrases.get((*words[:-1], single))
+            if keys:
+                return keys
+        return None
 
     def names(self) -> list[str]:
         """Every phrase it recognises, as words (for spelling suggestions)."""
@@ -327,10 +370,16 @@ def recognise_cards(text: str, as_names: bool = True) -> list[str]:
     return [lex.display.get(k, k) for k in keys] if as_names else keys
 
 
+# a card's type -> the topic of the rulings about cards of that type
+TYPE_TOPICS = {"action": "action", "rule": "new-rule", "keeper": "keeper", "goal": "goal",
+               "surprise": "surprise", "creeper": "creeper", "danger": "danger",
+               "meta_rule": "meta-rule", "secret": "secret", "ungoal": "ungoal"}
+
+
 def implied_topics(card_names: Iterable[str]) -> set[str]:
-    """Topics a card brings with it through what its mechanic declares (the metadata
-    the interaction graph is built from): Time Portal ends the turn, That's Mine is a
-    Surprise, and so on."""
+    """Topics a card brings with it through its type and what its mechanic declares
+    (the metadata the interaction graph is built from): Time Portal ends the turn,
+    That's Mine is a Surprise, Play 3 a New Rule, and so on."""
     cat = catalogue()
     if cat is None:
         return set()
@@ -344,12 +393,10 @@ def implied_topics(card_names: Iterable[str]) -> set[str]:
             topics.add("turn-end")
         if impl.free_action:
             topics.add("free-action")
-        if card.type == "surprise":
-            topics.add("surprise")
-        if card.type == "creeper":
-            topics.add("creeper")
         if card.mechanic == "temp_hand":
             topics.add("temporary-hand")
+        if card.type in TYPE_TOPICS:  # Draw 3, Play 2 is an Action: rulings on Actions concern it
+            topics.add(TYPE_TOPICS[card.type])
     return topics
 
 

@@ -1,35 +1,41 @@
 """From what a player typed to a whoosh query: filters, words, card names, table talk,
 spelling suggestions.
 
-`parse()` pulls the facets out of the text (`card:`, `topic:`, `edition:`, `kind:`,
-quoted values allowed) and keeps plain words and quoted phrases; whoosh's own query
-syntax is never exposed, so unbalanced quotes, stray colons or `AND OR NOT` are just
-words. `build()` turns the rest into one whoosh query:
+`parse()` pulls the facets out of the text, in their own syntax only (`card:`,
+`topic:`, `edition:`, `kind:` in lower case with the value straight after the colon,
+quoted when it has spaces); every other word counts, whatever colons, quotes or `AND OR
+NOT` stand around it, and whoosh's own query syntax is never exposed. `build()` turns
+the rest into one whoosh query:
 
-* the words over question, card names and answer (field boosts, a coordination bonus
-  for matching more of them), with whoosh's BM25F down-weighting words that stand in
-  many rulings; no word is ever removed for being common;
-* card names and aliases (longest match) as card-facet terms and phrases;
+* the words over question and answer (field boosts), with whoosh's BM25F
+  down-weighting words that stand in many rulings; no word is ever removed for being
+  common;
+* card names, aliases, nicknames and plurals (longest match; a misspelt name through
+  its likely spelling) as card-facet terms, a one-word name also as a word;
 * the table-talk expansions of rulings/vocabulary.yaml, lighter than typed words;
-* topics named in the query or implied by a recognised card's mechanic;
-* proximity: each pair of consecutive words as a sloppy whoosh phrase, so rulings
-  where they stand close together rank higher.
+* topics named by the words typed or by their table talk, or implied by a recognised
+  card's type and mechanic;
+* for rulings.ranking, scored on whoosh's candidates: pairs of consecutive words
+  (closeness), card names written out, and the rest of the question (`situation`),
+  which decides how far a named card's rulings are favoured.
 
-`suggest()` asks whoosh's spelling corrector (over the unstemmed words of every ruling
-plus card names and aliases) about unknown words, preferring a correction that makes a
-card name with its neighbours ("tiem portal" -> "time portal").
+`corrections()` asks whoosh's spelling corrector (over the unstemmed words of every
+ruling plus card names and aliases) about the words found nowhere that are not
+ordinary English, preferring a correction that makes a card name with its neighbours
+("tiem portal" -> "time portal"); `suggestion()` shows them unless the words as typed
+already find a good hit.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from whoosh.query import And, Or, Phrase, Term
 
-from rulings import lexicon
+from rulings import english, lexicon
 from rulings.index_store import Loaded, edition_key
 from rulings.lexicon import ANALYZER, STOP, WORD, card_key
 
@@ -47,15 +53,17 @@ COMMON_MIN_INDEX = 1000
 CARD_BOOST = 4.0
 TOPIC_BOOST = 2.0
 EXPANSION_BOOST = 1.0
-PHRASE_EXPANSION_BOOST = 2.0
+PHRASE_EXPANSION_BOOST = 1.5
 IMPLIED_BOOST = 0.2      # words a recognised card brings (a tie-breaker)
 NAME_PHRASE_BOOST = 2.0
 COORDINATION = 0.9       # OrGroup.factory(COORDINATION): a bonus for matching more words
+GOOD_HIT_SHARE = 0.5     # did-you-mean stays silent when the best hit holds this share of the words
 
-_FILTER_RE = re.compile(
-    r"(?i)(?<![\w:])(card|cards|topic|topics|edition|editions|kind|kinds)\s*:\s*"
-    r"(?:\"([^\"]*)\"|'([^']*)'|([^\s\"':]+))")
-_STRAY_FIELD = re.compile(r"(?<!\S)[\w-]*:+(?=\s|$)|:+")
+# A facet is one of FILTER_FIELDS, in lower case, a colon and its value at once (no
+# space): `card:wormhole`, `topic:surprise`, `card:"time portal"`. Anything else with a
+# colon ("cards: how many", "bonus:") is plain words.
+_FACET_RE = re.compile(r"""(?<![\w:'"-])(card|topic|edition|kind):(?:"([^"]*)"|'([^']*)'|([^\s"'][^\s"]*))""")
+_TRAILING = ".,;:?)]}"
 
 
 class QueryError(ValueError):
@@ -69,30 +77,26 @@ class Parsed:
     filters: dict[str, list[str]]
 
 
-def _facet(name: str) -> str:
-    name = name.lower()
-    return name[:-1] if name.endswith("s") else name
-
-
 def parse(query: str, filters: Mapping[str, Any] | None = None) -> Parsed:
+    """The facets (from `filters` and from the text, see _FACET_RE), the plain words
+    (every other word of the text, lower-cased) and the quoted phrases."""
     text = (query or "")[:MAX_QUERY_CHARS]
     text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'")
     found: dict[str, list[str]] = {}
     for name, value in (filters or {}).items():
-        name = _facet(str(name))
         if name not in FILTER_FIELDS or value is None:
             continue
         values = [value] if isinstance(value, str) else list(value)
         found.setdefault(name, []).extend(str(v) for v in values if str(v).strip())
 
     def take(m: re.Match) -> str:
-        value = next(g for g in m.groups()[1:] if g is not None)
+        quoted = m.group(2) if m.group(2) is not None else m.group(3)
+        value = quoted if quoted is not None else m.group(4).rstrip(_TRAILING)
         if value.strip():
-            found.setdefault(_facet(m.group(1)), []).append(value.strip())
+            found.setdefault(m.group(1), []).append(value.strip())
         return " "
 
-    text = _FILTER_RE.sub(take, text)
-    text = _STRAY_FIELD.sub(" ", text)
+    text = _FACET_RE.sub(take, text)
     phrases: list[list[str]] = []
     if text.count('"') >= 2:
         def phrase(m: re.Match) -> str:
@@ -151,15 +155,23 @@ def filter_query(parsed: Parsed, loaded: Loaded, warnings: list[str]):
 
 # --------------------------------------------------------------------------- spelling
 
-def suggest(parsed: Parsed, loaded: Loaded, query: str, searcher) -> tuple[dict[str, str], str | None]:
-    """Spelling suggestions for words no ruling or card name contains, from whoosh's
-    ListCorrector over the unstemmed words of the rulings and every card name (counted
-    when the index was built); never applied to the search itself."""
+@dataclass(frozen=True)
+class Fix:
+    word: str           # the likely spelling
+    makes_name: bool    # with its neighbours it spells a card name ("tiem portal")
+
+
+def corrections(parsed: Parsed, loaded: Loaded) -> dict[str, Fix]:
+    """Likely spellings for the words that are nowhere: in no ruling or card name
+    (the index's spelling vocabulary, whoosh's ListCorrector over it), in no table-talk
+    entry, not an inflection of a known word, and not ordinary English
+    (rulings.english): "showed", "kids" or "easier" are never typos, however close to a
+    word of the rulings. A spelling that makes a card name with its neighbours is
+    preferred ("tiem portal" -> "time portal")."""
     counts = loaded.words
     known = counts.__contains__
     words = [w.replace("'", "") for w in parsed.words]
-    fixes: dict[str, str] = {}
-    corrector = loaded.corrector()
+    fixes: dict[str, Fix] = {}
     names = {tuple(p.split()) for p in loaded.lexicon.names()}
     vocab = loaded.vocab
     talk = set(vocab.words) | {w for phrase in vocab.phrases for w in phrase.split()}
@@ -173,27 +185,43 @@ def suggest(parsed: Parsed, loaded: Loaded, query: str, searcher) -> tuple[dict[
             continue
         if any(known(v) for v in (w + "s", w + "es", w + "ed", w + "ing", *((w[:-1],) if w.endswith("s") else ()))):
             continue  # an inflection of a known word, not a typo
+        if english.is_english(w):
+            continue
         checked += 1
         if w not in loaded.spelling:  # whoosh's corrector is the slow part: once per word
             maxdist = 1 if len(w) <= 4 else 2  # counting a swap of neighbours as one edit
-            loaded.spelling[w] = [o for o in corrector.suggest(w, limit=20, maxdist=2, prefix=1)
+            loaded.spelling[w] = [o for o in loaded.corrector().suggest(w, limit=20, maxdist=2, prefix=1)
                                   if o not in STOP and o != w and _distance(w, o) <= maxdist]
         options = loaded.spelling[w]
         if not options:
             continue
         before, after = words[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None
 
-        def rank(o: str) -> tuple:
-            makes_name = any(n in names for n in ((before, o), (o, after), (o,)) if None not in n)
-            return (not makes_name, _distance(w, o), -counts.get(o, 0), o)
+        def makes_name(o: str) -> bool:
+            return any(n in names for n in ((before, o), (o, after), (o,)) if None not in n)
 
-        fixes[w] = min(options, key=rank)
+        best = min(options, key=lambda o: (not makes_name(o), _distance(w, o), -counts.get(o, 0), o))
+        fixes[w] = Fix(best, makes_name(best))
+    return fixes
+
+
+def suggestion(fixes: Mapping[str, Fix], query: str, parsed: Parsed, best_hit) -> tuple[dict[str, str], str | None]:
+    """The did-you-mean shown: ({wrong: right}, the query with them), or ({}, None).
+    Silent when the words as typed already find a good hit (the best hit holds at
+    least GOOD_HIT_SHARE of the other words typed), unless a fix spells a card name."""
     if not fixes:
         return {}, None
+    if not any(f.makes_name for f in fixes.values()) and best_hit is not None:
+        others = set(lexicon.stems(" ".join(w for w in parsed.words if w.replace("'", "") not in fixes)))
+        if others:
+            text = " ".join((best_hit.title, best_hit.answer, " ".join(best_hit.cards)))
+            if len(others & set(lexicon.stems(text))) >= GOOD_HIT_SHARE * len(others):
+                return {}, None
+    shown = {w: f.word for w, f in fixes.items()}
     corrected = query[:MAX_QUERY_CHARS]
-    for wrong, right in fixes.items():
+    for wrong, right in shown.items():
         corrected = re.sub(rf"(?i)(?<![\w']){re.escape(wrong)}(?![\w'])", right, corrected)
-    return fixes, corrected
+    return shown, corrected
 
 
 def _distance(a: str, b: str) -> int:
@@ -226,13 +254,18 @@ def text_query(loaded: Loaded, text: str, scale: float | None = COORDINATION, bo
 
 
 def topics_in(loaded: Loaded, words: list[str]) -> list[str]:
-    """Topic tags named in the query ("hand limit" -> hand-limit, "surprises" -> surprise)."""
+    """Topic tags named in the words ("hand limit" -> hand-limit, "surprises" ->
+    surprise), the longest first: "free action" names free-action, not also action."""
     stems = lexicon.stems(" ".join(words))
+    taken = [False] * len(stems)
     found = []
-    for topic, tstems in loaded.topic_stems.items():
+    for topic, tstems in sorted(loaded.topic_stems.items(), key=lambda t: -len(t[1])):
         n = len(tstems)
-        if n and any(stems[i:i + n] == list(tstems) for i in range(len(stems) - n + 1)):
-            found.append(topic)
+        for i in range(len(stems) - n + 1) if n else ():
+            if stems[i:i + n] == list(tstems) and not any(taken[i:i + n]):
+                taken[i:i + n] = [True] * n
+                found.append(topic)
+                break
     return sorted(found)
 
 
@@ -245,6 +278,10 @@ class Built:
     highlight: set[str]             # stems to mark in the hits
     pairs: list[tuple[str, str]]    # consecutive stems of the typed words (proximity)
     names: list[tuple[str, ...]]    # stems of the card names recognised
+    card_keys: list[str] = field(default_factory=list)   # facet keys of the cards recognised
+    # the rest of the question, for how far a ruling agrees with it (see ranking.run):
+    # each typed stem with the stems that count as it (its own, its table talk, its fix)
+    situation: list[tuple[str, frozenset[str]]] = field(default_factory=list)
 
 
 def split_common(q, reader, common: list[tuple[str, str, float]], df: dict | None = None):
@@ -283,21 +320,28 @@ def split_common(q, reader, common: list[tuple[str, str, float]], df: dict | Non
     return walk(q, 1.0)
 
 
-def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str] | None = None) -> Built:
+def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | None = None) -> Built:
     # Card names in the query become card terms: the facet (boosted) and the name
     # itself. Their words (play, all, draw, 3) leave the bag of words, where they would
-    # favour any ruling that merely repeats them.
+    # favour any ruling that merely repeats them. A misspelt word whose likely spelling
+    # makes a card name with its neighbours counts as that name ("tiem portal").
+    fixes = fixes or {}
+    spellings = {w: f.word for w, f in fixes.items()}
+    spelt = [fixes[k].word if (k := w.replace("'", "")) in fixes and fixes[k].makes_name else w
+             for w in parsed.words]
     card_keys: list[str] = []
     consumed: set[int] = set()
     names: list[tuple[str, ...]] = []
-    for start, end, phrase, keys in loaded.lexicon.spans(parsed.words):
+    for start, end, phrase, keys in loaded.lexicon.spans(spelt):
         known = sorted(k for k in keys if k in loaded.facet_keys)
         if not known:
             continue
         consumed.update(range(start, end))
-        toks = tuple(lexicon.stems(phrase))
-        if toks:
-            names.append(toks)
+        # the name as typed and as printed ("thats mine" is written "That's Mine")
+        for written in (phrase, *(loaded.lexicon.display.get(k, k) for k in known)):
+            toks = tuple(lexicon.stems(written))
+            if toks and toks not in names:
+                names.append(toks)
         for k in known:
             if k not in card_keys:
                 card_keys.append(k)
@@ -316,18 +360,18 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
         if len(toks) == 1:  # a one-word name (Veto!) still counts where it is written
             clauses.extend(Term(f, toks[0], boost=NAME_PHRASE_BOOST * b)
                            for f, b in (("question", 1.5), ("answer", 1.0)))
-        clauses.append(Phrase("cardtext", list(toks), boost=NAME_PHRASE_BOOST) if len(toks) > 1
-                       else Term("cardtext", toks[0], boost=NAME_PHRASE_BOOST))
     if parsed.words:
         by_phrase, by_word = vocab.expansions(parsed.words)
-        if corrections:  # a likely spelling counts too, lightly; the query is not rewritten
-            by_word = " ".join([by_word, *corrections.values()]).strip()
+        if spellings:  # a likely spelling counts too, lightly; the query is not rewritten
+            by_word = " ".join([by_word, *spellings.values()]).strip()
         for extra, boost in ((by_phrase, PHRASE_EXPANSION_BOOST), (by_word, EXPANSION_BOOST)):
             q = text_query(loaded, extra, boost=boost) if extra else None
             if q is not None:
                 clauses.append(q)
         implied = {t for k in card_keys for t in loaded.implied.get(k, ())}
-        topic_terms = sorted(set(topics_in(loaded, parsed.words)) | implied)
+        # topics named in the words typed or in their table talk ("keeper power" -> free action)
+        topic_terms = sorted(set(topics_in(loaded, parsed.words)) | set(topics_in(loaded, by_phrase.split()))
+                             | set(topics_in(loaded, by_word.split())) | implied)
         if topic_terms:
             clauses.append(Or([Term("topics", t, boost=TOPIC_BOOST) for t in topic_terms]))
         # a card also brings the words of what it does ("Time Portal" asks about turn ends)
@@ -345,9 +389,11 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
     # (scored on the candidates, see ranking.run: whoosh's sloppy phrases cost 5x here)
     stems = lexicon.stems(" ".join(plain))[:MAX_TERMS]
     pairs = [p for p in dict.fromkeys(zip(stems, stems[1:])) if p[0] != p[1]]
-    marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS or f == "cardtext"}
+    marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS}
+    marks.update(t for toks in names for t in toks)
+    situation = _situation(plain, vocab, spellings)
     if not clauses:
-        return Built(None, cards, searched, [], marks, pairs, names)
+        return Built(None, cards, searched, [], marks, pairs, names, card_keys, situation)
     common: list[tuple[str, str, float]] = []
     full = Or(clauses) if len(clauses) > 1 else clauses[0]
     rare = split_common(full, reader, common, loaded.frequencies)
@@ -360,7 +406,25 @@ def build(parsed: Parsed, loaded: Loaded, reader, corrections: Mapping[str, str]
         common = [c for c in common if c[1] not in keep]
         terms = [Term(f, t, boost=b) for f, t, b in seeds]
         rare = Or(terms) if len(terms) > 1 else terms[0]
-    return Built(rare, cards, searched, common, marks, pairs, names)
+    return Built(rare, cards, searched, common, marks, pairs, names, card_keys, situation)
+
+
+def _situation(plain: list[str], vocab, corrections: Mapping[str, str]) -> list[tuple[str, frozenset[str]]]:
+    """Each stem of the words typed besides card names, with the stems that count as
+    it in a ruling: its own, its table talk's (rulings/vocabulary.yaml) and its likely
+    spelling's."""
+    senses = vocab.senses(plain)
+    typed = set(lexicon.stems(" ".join(plain)))
+    out: dict[str, set[str]] = {}
+    for w in plain:
+        st = lexicon.stem(w)
+        if not st or w in vocab.filler:
+            continue
+        extra = " ".join([*senses.get(w.replace("\u2019", "'"), ()), corrections.get(w.replace("'", ""), "")])
+        # a word counts through the rulings' words for it, not through another word typed
+        # ("one play" -> "single play": "one" counts as "single", not as "play")
+        out.setdefault(st, {st}).update(t for t in (lexicon.stems(extra) if extra.strip() else ()) if t not in typed)
+    return [(st, frozenset(ok)) for st, ok in list(out.items())[:MAX_TERMS]]
 
 
 def _s(t) -> str:

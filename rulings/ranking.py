@@ -20,6 +20,7 @@ from whoosh.query.compound import PreloadedOr
 
 from rulings import corpus as corpus_mod
 from rulings.lexicon import ANALYZER, stems
+from rulings.query import CARD_BOOST
 
 HL_OPEN, HL_CLOSE = "**", "**"
 FRAGMENT_CHARS = 170
@@ -27,6 +28,9 @@ RERANK = 40   # candidates on which proximity and very common words are scored
 PROXIMITY_BOOST = 4.0    # per pair of consecutive query words standing close together
 PROXIMITY_SLOP = 3
 NAME_BOOST = 2.0         # per card name written out in full
+UNNAMED = 0.1            # a ruling about cards the question does not name loses this share
+ABOUT_MARGIN = 0.3       # agreement within this share of the best costs a card's rulings nothing
+ABOUT_FLOOR = 0.3        # the share of its card score a ruling about a named card always keeps
 
 
 @dataclass
@@ -148,13 +152,18 @@ def _bm25(tf: int, df: int, docs: int, length: float, avg: float, b: float = 0.7
 
 def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) -> list[Hit]:
     """The best `limit` rulings for `built.query` (None: every ruling the filter keeps).
-    Very common words (built.common) are scored on the best RERANK candidates."""
+    whoosh finds the best RERANK candidates; on them are scored the very common words
+    (built.common), closeness, card names written out, how far a ruling about a named
+    card agrees with the rest of the question (see _about), and a ruling about cards
+    the question names none of loses UNNAMED of its score (not a reference list, which
+    is about a kind of card rather than its cards)."""
     q = built.query if built is not None else None
     common = built.common if built is not None else []
     pairs = built.pairs if built is not None else []
     names = [n for n in built.names if len(n) > 1] if built is not None else []
+    card_keys = set(built.card_keys) if built is not None else set()
     marks = frozenset(built.highlight) if built is not None else frozenset()
-    rerank = bool(common or pairs or names)
+    rerank = bool(common or pairs or names or card_keys)
     collector = searcher.collector(limit=max(limit, RERANK) if rerank else limit,
                                    filter=filter_q, optimize=False)
     collector.replace = 0  # nothing for whoosh to re-plan in a flat union
@@ -163,9 +172,12 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
     rows = []
     reader = searcher.reader()
     docs = reader.doc_count()
+    situation = built.situation if built is not None else []
+    weights = [_idf(reader, stem) for stem, _ in situation]
     for hit in results:
         stored = hit.fields()
         score = float(hit.score or 0.0)
+        card_part = agreement = 0.0
         if rerank:
             q_toks = _tokens(tokens, hit.docnum, "question", stored.get("question", ""))
             a_toks = _tokens(tokens, hit.docnum, "answer", stored.get("answer", ""))
@@ -176,9 +188,15 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
                     score += PROXIMITY_BOOST
             for seq in names:
                 if _near(q_toks, seq, 0):
-                    score += NAME_BOOST * 1.5
+                    card_part += NAME_BOOST * 1.5
                 elif _near(a_toks, seq, 0):
-                    score += NAME_BOOST
+                    card_part += NAME_BOOST
+            score += card_part
+            mine = card_keys.intersection(stored.get("cards", "").split(",")) if card_keys else ()
+            for key in mine:  # what whoosh gave the card term (in its score already), worked out again
+                card_part += CARD_BOOST * _whoosh_bm25(reader, searcher, hit.docnum, "cards", key)
+            if card_part:
+                agreement = _agreement(situation, weights, set(q_toks) | set(a_toks))
         if common:
             for fieldname, stem, boost in common:
                 toks = _tokens(tokens, hit.docnum, fieldname, stored.get(fieldname, ""))
@@ -187,10 +205,14 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
                     score += boost * _bm25(tf, reader.doc_frequency(fieldname, stem), docs,
                                            reader.doc_field_length(hit.docnum, fieldname, 1),
                                            searcher.avg_field_length(fieldname, 1) or 1)
-        rows.append((score, stored))
+        if rerank and not card_part and stored.get("cards") and stored.get("kind") != "reference":
+            score *= 1 - UNNAMED   # its cards are a situation the question does not mention
+        rows.append([score, stored, card_part, agreement])
+    if situation and card_keys:
+        _about(rows, situation, weights, tokens, results)
     rows.sort(key=lambda row: -row[0])
     hits = []
-    for score, stored in rows[:limit]:
+    for score, stored, _, _ in rows[:limit]:
         display = stored.get("display") or {}
         hits.append(Hit(
             id=stored["id"], score=score, title=stored.get("question", ""),
@@ -200,6 +222,54 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
             editions=list(display.get("editions", [])), imported=stored.get("origin") == "imported",
             origin=display.get("origin"), line=display.get("line")))
     return hits
+
+
+def _about(rows: list[list], situation, weights: list[float], tokens, results) -> None:
+    """A card named in the question favours the rulings about it (or naming it) only as
+    far as they agree with the rest of the question. A ruling's agreement is the share
+    of the question's other words (weighted by rarity, each counted through its table
+    talk) that it holds. A ruling about a named card whose agreement is at least
+    1 - ABOUT_MARGIN of the best among the candidates keeps its whole card score; one
+    further behind keeps less, down to ABOUT_FLOOR of it for one that holds none.
+    So in "a tie under Double Agenda" the words about ties decide between the ruling
+    on ties and the card's own, and "Double Agenda trashed" still finds the card's."""
+    best = 0.0
+    for hit, row in zip(results, rows):
+        if not row[2]:
+            stored = row[1]
+            toks = set(_tokens(tokens, hit.docnum, "question", stored.get("question", ""))) | set(
+                _tokens(tokens, hit.docnum, "answer", stored.get("answer", "")))
+            row[3] = _agreement(situation, weights, toks)
+        best = max(best, row[3])
+    if best <= 0:
+        return
+    for row in rows:
+        if row[2]:
+            share = ABOUT_FLOOR + (1 - ABOUT_FLOOR) * min(1.0, row[3] / best + ABOUT_MARGIN)
+            row[0] -= row[2] * (1 - share)
+
+
+def _agreement(situation, weights: list[float], toks: set[str]) -> float:
+    """The share of the question's other words (weighted by rarity) a ruling holds,
+    each counted through any of its senses."""
+    total = sum(weights)
+    if not total:
+        return 1.0
+    return sum(w for (_, senses), w in zip(situation, weights) if not senses.isdisjoint(toks)) / total
+
+
+def _idf(reader, stem: str) -> float:
+    """whoosh's idf of a stem, from the field where it is commoner."""
+    df = max(reader.doc_frequency("answer", stem), reader.doc_frequency("question", stem))
+    return math.log(reader.doc_count_all() / (df + 1)) + 1
+
+
+def _whoosh_bm25(reader, searcher, docnum: int, fieldname: str, text: str) -> float:
+    """whoosh's BM25F score of a term found once in a field (its own idf and defaults)."""
+    idf = math.log(reader.doc_count_all() / (reader.doc_frequency(fieldname, text) + 1)) + 1
+    length = reader.doc_field_length(docnum, fieldname, 1)
+    avg = searcher.avg_field_length(fieldname, 1) or 1
+    return idf * (2.2 / (1 + 1.2 * (0.25 + 0.75 * length / avg)))
 
 
 def _near(toks: list[str], seq: tuple[str, ...], slop: int) -> bool:

@@ -5,10 +5,11 @@ rulings.lexicon (analyser, table talk, card names), rulings.index_store (the who
 index and what is derived with it, kept on disk), rulings.query (filters, spelling,
 the whoosh query) and rulings.ranking (running it, highlights, the result objects).
 
-Queries are plain words, card names and facets (`card:`, `topic:`, `edition:`,
-`kind:`; quote values with spaces). Odd input (unbalanced quotes, stray colons, huge
-pastes) is reduced to plain words; an error whoosh raises on a query reaches the caller
-as a QueryError instead of an empty, silent result.
+Queries are plain words, card names and facets (`card:NAME`, `topic:`, `edition:`,
+`kind:`, the value straight after the colon; quote values with spaces). Anything else
+(unbalanced quotes, other words before a colon, huge pastes) is plain words; an error
+whoosh raises on a query reaches the caller as a QueryError instead of an empty,
+silent result.
 """
 
 from __future__ import annotations
@@ -44,18 +45,19 @@ def search(query: str, limit: int = 10, filters: Mapping[str, Any] | None = None
     filter_q = query_mod.filter_query(parsed, loaded, result.warnings)
     with loaded.lock:
         searcher = loaded.searcher()
-        result.corrections, result.corrected_query = query_mod.suggest(parsed, loaded, query, searcher)
-        result.suggestion = result.corrected_query
-        built = query_mod.build(parsed, loaded, searcher.reader(), result.corrections)
+        fixes = query_mod.corrections(parsed, loaded)
+        built = query_mod.build(parsed, loaded, searcher.reader(), fixes)
         result.cards_recognised = built.cards
         result.searched_terms = built.searched
-        if built.query is None and filter_q is None:
-            return result
-        try:
-            result.hits = ranking.run(searcher, built if built.query is not None else None,
-                                      limit, filter_q, loaded.tokens)
-        except Exception as exc:  # whoosh's own failure on this query: say so, do not hide it
-            raise QueryError(f"the search engine could not run {query!r}: {type(exc).__name__}: {exc}") from exc
+        if built.query is not None or filter_q is not None:
+            try:
+                result.hits = ranking.run(searcher, built if built.query is not None else None,
+                                          limit, filter_q, loaded.tokens)
+            except Exception as exc:  # whoosh's own failure on this query: say so, do not hide it
+                raise QueryError(f"the search engine could not run {query!r}: {type(exc).__name__}: {exc}") from exc
+    result.corrections, result.corrected_query = query_mod.suggestion(
+        fixes, query, parsed, result.hits[0] if result.hits else None)
+    result.suggestion = result.corrected_query
     return result
 
 

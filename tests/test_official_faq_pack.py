@@ -133,7 +133,8 @@ def test_relevance_phrasings_name_rulings_and_cover_the_share(pack):
         cases = yaml.safe_load(path.read_text(encoding="utf-8"))
         assert isinstance(cases, list), path.name
         for n, case in enumerate(cases, 1):
-            assert set(case) == {"q", "ruling"} and case["q"].strip(), (path.name, n)
+            # known_miss: an entry test_relevance.py runs as an expected failure
+            assert {"q", "ruling"} <= set(case) <= {"q", "ruling", "known_miss"} and case["q"].strip(), (path.name, n)
             record = built_in.record_id(case["ruling"])
             assert record is not None, (path.name, n, case["ruling"])
             counts[record] = counts.get(record, 0) + 1

@@ -324,7 +324,7 @@ def test_opening_an_index_derives_nothing_again(cache):
     corpus_mod.load_corpus.cache_clear()
     opened = ensure_index()
     assert not opened["built"]
-    assert search.search("tiem portal play all").cards_recognised == ["Play All"]
+    assert search.search("tiem portal play all").cards_recognised == ["Time Portal", "Play All"]
     assert corpus_mod.load_corpus.cache_info().currsize == 0
     assert lexicon.builtin_lexicon.cache_info().currsize == 0
     assert lexicon.vocabulary.cache_info().currsize == 0
@@ -380,3 +380,146 @@ def test_a_word_in_every_record_is_still_searchable(zombie_cache, monkeypatch):
     scores = {h.id: h.score for h in search.search("shotgun odd", limit=13).hits}
     assert all(h.score > scores[h.id] for h in both.hits if h.id in scores)
     assert not any("no rulings" in w for w in both.warnings)
+
+
+# --------------------------------------------------------------------------- issue 24
+
+@pytest.mark.parametrize("query, word", [
+    ("draw 2 and use em gets them more cards: how many do they play", "card"),
+    ("bonus: how many do i play with play all but 1 and an extra play", "bonus"),
+    ("Card:wormhole what does it do", "wormhole"),
+    ("card: wormhole", "wormhole"),
+])
+def test_a_word_before_a_colon_is_a_word(query, word):
+    """Only `card:`, `topic:`, `edition:` and `kind:`, in lower case with the value
+    straight after the colon, are facets; any other word with a colon counts as a word."""
+    result = search.search(query)
+    assert result.filters == {} and not result.warnings
+    assert result.hits
+    from rulings.lexicon import stem
+
+    assert stem(word) in result.searched_terms or word in " ".join(result.cards_recognised).lower(), result
+
+
+def test_facets_in_their_own_syntax():
+    result = search.search('card:wormhole topic:"free-action" kind:official, which card do i play?')
+    assert result.filters == {"card": ["wormhole"], "topic": ["free-action"], "kind": ["official"]}
+    assert result.hits and all("free-action" in h.topics and h.basis == "official" for h in result.hits)
+
+
+@pytest.mark.parametrize("query", [
+    "my friend showed up late can he still play",
+    "easier version of ecofluxx for kids",
+    "the kids want an easier game",
+    "my buddy showed me a trick with the discard pile",
+    "can i trade hands when the others have emtpy hands",   # a typo, but the hits are good already
+])
+def test_did_you_mean_leaves_english_alone(query):
+    result = search.search(query)
+    assert result.suggestion is None and result.corrections == {}, result.corrections
+
+
+@pytest.mark.parametrize("typo, fix", [("tiem portal", "time portal"), ("emtpy", "empty"),
+                                       ("secrett", "secret"), ("canceld plans", "canceled plans")])
+def test_did_you_mean_still_fixes_typos(typo, fix):
+    assert search.search(typo).suggestion == fix
+
+
+def test_english_word_list():
+    from rulings import english
+
+    assert all(english.is_english(w) for w in ("showed", "kids", "easier", "dont", "Thats", "malfunctions"))
+    assert not any(english.is_english(w) for w in ("tiem", "agnda", "imediately", "keepr"))
+    text = (Path(english.__file__).with_name(english.FILE)).read_text(encoding="utf-8")
+    words = [w for w in text.split("\n") if w and not w.startswith("#")]
+    assert words == sorted(set(words)) and all(w.isalpha() and w.islower() for w in words)
+
+
+@pytest.mark.parametrize("query, card, ruling", [
+    ("when does the potato move", "Radioactive Potato", "potato-moves-on-every-goal-change"),
+    ("hologram tie", "Holographic Projection", "holographic-projection-no-tie"),
+    ("can my engineer fix both malfunctions in one turn", "The Engineer", "once-per-turn-power"),
+    ("two malfunctions on my keepers", "Malfunction", "once-per-turn-power"),
+])
+def test_nicknames_and_plurals_name_their_card(query, card, ruling):
+    result = search.search(query)
+    assert card in result.cards_recognised
+    assert ruling in result.ids[:3], result.ids
+
+
+@pytest.mark.parametrize("nickname, name", [("potato", "Radioactive Potato"), ("hologram", "Holographic Projection"),
+                                            ("engineer", "The Engineer"), ("D3P2", "Draw 3, Play 2 of Them")])
+def test_the_card_page_opens_by_nickname(nickname, name, capsys):
+    from rulings import cli
+
+    assert cli.main(["card", nickname, "--json"]) == 0
+    page = json.loads(capsys.readouterr().out)
+    assert page["name"] == name and nickname.lower() in page["nicknames"]
+
+
+def test_every_nickname_names_one_card_and_hides_none():
+    from adjudicator.catalogue import default_catalogue
+    from rulings.lexicon import norm, vocabulary
+
+    cat = default_catalogue()
+    names = {norm(n) for n in cat.names()} | {norm(a) for a in cat.aliases()}
+    for nickname, name in vocabulary().shorthand.items():
+        assert cat.find(name) is not None, f"{nickname}: {name} is no card"
+        assert norm(nickname) not in names, f"{nickname} is already a card's name"
+
+
+@pytest.mark.parametrize("query, ruling", [
+    # a card named, but the situation words decide: the general ruling comes first
+    ("we have double agenda and both of us meet a goal at the same time, who wins", "rule-tie-game-continues"),
+    ("does draw 2 and use em count as one play", "rule-action-whole-effect-one-play"),
+    ("draw 2 and use em gets them more cards: how many plays does that use", "rule-action-whole-effect-one-play"),
+    ("How do I handle Creepers which are dealt to me at the beginning of the game?", "rule-first-round-creepers"),
+])
+def test_table_talk_and_situations_find_the_ruling(query, ruling):
+    assert ruling in search.search(query).ids[:3]
+
+
+def test_a_goal_play_all_forces_out_is_about_being_forced():
+    """The question names Play All, but it is about being made to play a Goal that hands
+    someone the win: the rulings on that come first, not Play All's own."""
+    ids = search.search("play all forces me to play a goal that makes someone else win").ids
+    assert ids[0] in {"canceled-plans-own-goal", "rule-no-voluntary-discard", "swap-plays-hand-cap"}
+    assert not {"play-all-vs-turn-end", "play-all-includes-new-cards", "play-all-plus-bonus"} & set(ids[:3])
+
+
+@pytest.mark.parametrize("query, words", [
+    ("combined decks, someone plays a rule thats already out", {"combin", "mix"}),
+    ("my play 3 got vetoed, which play rule is left", {"veto", "cancel"}),
+    ("both of us meet the goal, who wins", {"sever", "simultan", "satisfi"}),
+    ("can i use my keeper power on his turn", {"free", "anoth"}),
+])
+def test_table_talk_reaches_the_query(query, words):
+    """Table talk adds the rulings' words for it, lighter than the words typed."""
+    searched = set()
+    for field, term in _built(query).all_terms():
+        searched.add(term.decode() if isinstance(term, bytes) else term)
+    assert words <= searched, words - searched
+
+
+def test_table_talk_names_topics():
+    """'his turn' is another player's turn; 'keeper power' a free action: topics of the
+    rulings, boosted like a topic typed; "free action" names free-action, not action."""
+    terms = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in _built("can i use my keeper power on his turn").all_terms()}
+    assert ("topics", "free-action") in terms and ("topics", "out-of-turn") in terms
+    assert ("topics", "action") not in terms
+
+
+def _built(text: str):
+    from rulings import index_store, query
+
+    loaded = index_store.load()
+    return query.build(query.parse(text), loaded, loaded.searcher().reader()).query
+
+
+def test_a_misspelt_card_name_counts_as_the_card():
+    """A word whose likely spelling makes a card name with its neighbours is searched as
+    that card (and suggested); other misspellings only count as a light extra word."""
+    result = search.search("tiem portal while play all is on the table")
+    assert result.cards_recognised == ["Time Portal", "Play All"]
+    assert result.suggestion == "time portal while play all is on the table"
+    assert "play-all-vs-turn-end" in result.ids[:3]

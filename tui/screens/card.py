@@ -31,6 +31,9 @@ def page_text(page: Any) -> Text:
     if page.aliases:
         t.append("\nAlso called: ", style="bold")
         t.append(", ".join(page.aliases))
+    if page.nicknames:
+        t.append("\nPlayers call it: ", style="bold")
+        t.append(", ".join(page.nicknames))
     if page.analogues:
         t.append("\nAnalogues: ", style="bold")
         t.append(", ".join(page.analogues))

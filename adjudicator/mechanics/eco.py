@@ -200,7 +200,10 @@ class Extinction(Mechanic):
         targets = [k for p in e.seat_order(start=player) for k in st.keepers[p]
                    if st.defs[k].type == KEEPER and tag in st.defs[k].tags]
         if not targets:
-            return _nothing(e, card, "no living Keeper in play")
+            _nothing(e, card, "no living Keeper in play")
+            e.say(f"With nothing made extinct, {e.name(card)} does not leave the game: it is discarded like any "
+                  "other Action and stays in circulation.", "extinction-without-target-is-discarded")
+            return
         target = e.choose("card", player, f"{player} picks the living Keeper that goes extinct", targets)
         with e.atomic():
             move = e.transfer(target, OUT_OF_GAME, by=player)
@@ -248,6 +251,16 @@ def pictured(e, goal: int) -> set[str]:
     return out
 
 
+def _turned_creepers(e, card: int, turned: list[int]) -> None:
+    st = e.state
+    creepers = [c for c in turned if st.defs[c].type == CREEPER]
+    if creepers:
+        one = len(creepers) == 1
+        e.say(f"{e.names(creepers)} {'was' if one else 'were'} turned over, not drawn: nobody takes a Creeper that a "
+              f"card only turns up, so {'it stays' if one else 'they stay'} on the discard pile with the rest.",
+              "pandoras-box-turned-creepers-discarded")
+
+
 @register
 class PopulationCrash(Mechanic):
     """Population Crash: cards are turned over from the draw pile onto the discard pile
@@ -281,8 +294,10 @@ class PopulationCrash(Mechanic):
                 goal = top
         if goal is None:
             e.say(f"{e.name(card)} turns over {e.names(turned)} and no Goal shows: nothing else happens.")
+            _turned_creepers(e, card, turned)
             return
         e.say(f"{e.name(card)} turns over {e.names(turned)} onto the discard pile; the first Goal is {e.name(goal)}.")
+        _turned_creepers(e, card, turned)
         names = pictured(e, goal)
         gone = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
                 if st.defs[k].type == KEEPER and st.defs[k].name in names]

@@ -45,6 +45,9 @@ class Trash(Mechanic):
             e.say(f"{e.name(gone)} is discarded" + (f" from in front of {owner}." if owner else " from the rules in play."),
                   *cites, *(("limit-removed-before-turn-end",) if st.defs[gone].impl.slot in ("hand_limit", "keeper_limit")
                             else ()))
+            if owner is None:
+                e.say(f"What {e.name(gone)} did stops with it: the game keeps no memory of a rule that is gone, so the "
+                      "table is judged from now on as if it had never been in play.", "no-lingering-effects-once-a-card-leaves")
 
 
 @register

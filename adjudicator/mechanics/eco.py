@@ -10,7 +10,7 @@ text; the readings below follow the public implementation summarised in
 from __future__ import annotations
 
 from adjudicator.mechanics.base import ACTION, CREEPER, GOAL, KEEPER, RULE, Mechanic, Param, register
-from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, IN_FLIGHT, OUT_OF_GAME, hand
+from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, IN_FLIGHT, OUT_OF_GAME, hand, table
 
 _ACTIONS = frozenset({ACTION})
 _RULES = frozenset({RULE})
@@ -98,6 +98,54 @@ class EveryoneBlocker(Mechanic):
         if not any(entry.text == text for entry in e.entries):
             e.say(text, "getting-rid-of-creepers")
         return True
+
+
+@register
+class ForestFire(EveryoneBlocker):
+    """Forest Fire: an EcoFluxx Creeper that burns its holder's Keepers, one as each of
+    their turns begins, and that its holder may discard whenever they have no Keeper
+    left (at once, even on another player's turn)."""
+
+    name = "forest_fire"
+    free_action = True
+    off_turn = True
+    summary = ("nobody can win while it is in play; burns one of its holder's Keepers as their turn begins; may be "
+               "discarded whenever its holder has no Keeper")
+    rulings = ("forest-fire-discarded-once-keepers-gone", "getting-rid-of-creepers")
+
+    @staticmethod
+    def _fuel(e, card, player):
+        st = e.state
+        return [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+
+    def _may_go(self, e, card, player, how):
+        e.say(f"{player} has no Keeper left {how}, so {player} may discard {e.name(card)} at once.",
+              "forest-fire-discarded-once-keepers-gone")
+
+    def on_placed(self, e, card, owner):
+        if not self._fuel(e, card, owner):
+            self._may_go(e, card, owner, f"as {e.name(card)} arrives")
+
+    def start_of_turn(self, e, card, player):
+        fuel = self._fuel(e, card, player)
+        if not fuel:
+            return self._may_go(e, card, player, "for it to burn")
+        burnt = e.choose("card", player, f"{e.name(card)}: {player} picks the Keeper it burns", fuel)
+        move = e.discard(burnt, player, src=table(player))
+        e.say(f"{e.name(card)} burns {e.name(move.card)} in front of {player} as the turn begins.",
+              "forest-fire-discarded-once-keepers-gone")
+        if not self._fuel(e, card, player):
+            self._may_go(e, card, player, "once it has burnt")
+
+    def cannot_use(self, e, card, player):
+        if self._fuel(e, card, player):
+            return (f"{player} may discard {e.name(card)} only once they have no Keeper left",
+                    "forest-fire-discarded-once-keepers-gone")
+        return None
+
+    def use(self, e, card, player):
+        e.discard(card, player, src=table(player))
+        e.say(f"{player}, with no Keeper left, discards {e.name(card)}.", "forest-fire-discarded-once-keepers-gone")
 
 
 # =============================================================================

@@ -167,7 +167,6 @@ SECOND_HALF_NOT_REPLAYED = {
     "cult-clash-tie-means-game-not-over": NO_CARD + "Cult Clash, Doom points, Elder Sign",
     "secret-cultist-played-after-ungoal": NO_CARD + "a Surprise played after the game has ended",
     "dreams-and-omens-cards-played-in-order": NO_CARD + "cards dealt to be played before a turn",
-    "surprise-dealt-by-dreams-and-omens-is-in-turn": NO_CARD + "cards dealt to be played before a turn",
     "i-alone-survived-under-zombies-aint-so-bad": NO_CARD + "I Alone Survived, Zombies Ain't So Bad",
     "no-zombies-clause-means-your-own-table": NO_CARD + "every supported 'no X' Goal says nobody may have X",
     "dead-friends-touches-only-friends-in-play": NO_CARD + "a rule turning Keepers in play into Creepers",

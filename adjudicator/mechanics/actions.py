@@ -17,6 +17,15 @@ def _keepers_of(e, players, types):
     return [k for p in players for k in st.keepers[p] if st.defs[k].type in types]
 
 
+def made_to_play_a_surprise(e, card: int, player: str) -> None:
+    """A Surprise that a card makes its player play at once, on their own turn, is
+    played for its in-turn side: what its out-of-turn side answers cannot be happening."""
+    if e.state.defs[card].type == SURPRISE:
+        e.say(f"{e.name(card)} is a Surprise that {player} is made to play during their own turn, so its in-turn side "
+              "applies: what its out-of-turn side answers is not happening here.",
+              "surprise-dealt-by-dreams-and-omens-is-in-turn")
+
+
 def _nothing(e, card, what):
     e.say(f"{e.name(card)} has nothing to act on ({what}); it is still a legal play and still uses the play.",
           "rule-cards-always-playable")
@@ -175,6 +184,7 @@ class UseWhatYouTake(Mechanic):
                   "played: it stays in their hand. Name it in the scenario to judge the rest.")
             return
         e.say(f"{player} takes {e.name(taken)} from {victim} and must play it at once.", "use-what-you-take-keeper")
+        made_to_play_a_surprise(e, taken, player)
         e.play_card(player, taken, hand(victim), counted=False, how=f" (taken from {victim})")
 
 

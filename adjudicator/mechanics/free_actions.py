@@ -4,6 +4,7 @@ and never while a temporary hand is being played."""
 from __future__ import annotations
 
 from adjudicator.decisions import Rejected
+from adjudicator.mechanics.actions import made_to_play_a_surprise
 from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNKNOWN, Mechanic, Param, register
 from adjudicator.movement import DRAW, hand, table
 
@@ -128,6 +129,7 @@ class MysteryPlay(Mechanic):
             raise Rejected("the next card of the draw pile is unknown ('?'): name it in the scenario to judge this")
         e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand.",
               "mystery-play-must-play-drawn")
+        made_to_play_a_surprise(e, top, player)
         e.play_card(player, top, DRAW, counted=False, how=" from the top of the draw pile")
 
 

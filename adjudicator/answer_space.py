@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from adjudicator.names import split_copy
 from adjudicator.events import Event
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,7 +75,9 @@ class Incomplete(str):
 def answers(engine: Engine, d: Decision) -> Iterator[tuple[Event, Entry] | Incomplete]:
     """The answers to `d`, each as (event, scenario entry); an `Incomplete` note comes
     first when only some can be listed."""
-    names = d.option_names or [str(o) for o in d.options]
+    # copies of a title are alike to the search: an answer names the title ("Milk"), not
+    # the copy ("Milk #2"), and the engine takes the first copy among the options
+    names = [split_copy(n)[0] for n in d.option_names] if d.option_names else [str(o) for o in d.options]
     if d.chance:
         of_cards = bool(d.options) and isinstance(d.options[0], int)
         for n in dict.fromkeys(names):

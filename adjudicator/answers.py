@@ -12,6 +12,7 @@ from adjudicator.decisions import Answer, BadAnswer, Decision, NeedDecision
 from adjudicator.log import NamingTable
 from adjudicator.mechanics.base import ACTION, DANGER
 from adjudicator.names import normalize
+from adjudicator.names import split_copy
 
 # what becomes of the cards picked, and of the others, for kinds that always mean the same
 _FATES = {"discard": ("is discarded", "stays in hand"), "discard_keepers": ("is discarded", "stays in play")}
@@ -44,7 +45,7 @@ class Decisions:
         same terms (a copy id, a list of them, a player name, True/False, a number, or
         for `deal` a mapping of player -> list of copy ids)."""
         is_card = kind in ("discard", "discard_keepers", "card", "cards") or (chance and options and isinstance(options[0], int))
-        names = [self.core.name(o) for o in options] if is_card else [str(o) for o in options]
+        names = [self.core.name(o) for o in options] if is_card else [str(o) for o in options]   # ("Milk #2")
         if kind in ("discard", "discard_keepers") and count is not None and count >= len(options):
             return list(options)                      # no choice: everything goes
         if kind in ("card", "player") and len(options) == 1:
@@ -120,13 +121,22 @@ class Decisions:
             return value                              # an answer the engine itself produced
         if not isinstance(value, str):
             raise BadAnswer(f"{value!r} is not a card name; {decision.describe()} (options: {', '.join(decision.option_names)})")
-        key = normalize(value)
+        st = self.core.state
+        title, number = split_copy(value)
+        key = normalize(title)
         try:
-            wanted = self.core.cat.resolve(value).key if value.strip() != "?" else "?"
+            wanted = self.core.cat.resolve(title).key if title.strip() != "?" else "?"
         except Exception:
             wanted = None
+        if number is not None and wanted is not None:
+            # one copy among several (format 1.2, item 1)
+            copy = st.copy_of(wanted, number)
+            if copy in pool:
+                return copy
+            raise BadAnswer(f"{value!r} is not one of the options: {decision.describe()} "
+                            f"(options: {', '.join(decision.option_names) or 'none'})", forbidden=True)
         for c in pool:
-            d = self.core.state.defs[c]
+            d = st.defs[c]
             if d.key == wanted or normalize(d.name) == key:
                 return c
         raise BadAnswer(f"{value!r} is not one of the options: {decision.describe()} "

@@ -67,6 +67,10 @@ class _Limit(Protocol):
     def __call__(self, player: str | None = None) -> int | None: ...
 
 
+class _NoteVictim(Protocol):
+    def __call__(self, player: str, receiver: str, into_hand: bool = False) -> None: ...
+
+
 class _OpenWindow(Protocol):
     def __call__(self, kind: str, card: int, player: str, before: State, counted: bool = False,
                  in_temp: bool = False) -> Window: ...
@@ -165,7 +169,7 @@ class Core:
         self.open_game_action: Callable[[str, str, str], None] = windows.open_game_action
         self.record: Callable[[str, str, str], None] = windows.record
         self.open_window: _OpenWindow = windows.open_window
-        self.note_victim: Callable[[str, str], None] = windows.note_victim
+        self.note_victim: _NoteVictim = windows.note_victim
         self.surprise_out_of_turn: Callable[[str, Event], None] = windows.surprise_out_of_turn
 
     @property
@@ -279,20 +283,19 @@ class Core:
     def deal_in(self, player: str) -> None:
         self.draw(player, 3, why="a fresh hand")
 
-    def move_to(self, card: int, to: str, by: str | None = None) -> Move:
+    def move_to(self, card: int, to: str, by: str | None = None, cause: str = EFFECT) -> Move:
         """Move a Keeper or Creeper in play from its holder's table to `to`'s (`by`:
         the player making it happen); returns the move made, whose `src.player` is the
         old holder. A Creeper moved on its own leaves the Keeper it was attached to; a
-        moved Keeper's attached Creepers follow it at the next checkpoint."""
+        moved Keeper's attached Creepers follow it at the next checkpoint. Moved by a
+        player other than its holder, not in a swap, it is a taking (`Move.takes`)."""
         owner = self.state.holder_of(card)
         self.detach(card)
-        return self.transfer(card, table(to), by=by, src=table(owner))
+        return self.transfer(card, table(to), by=by, src=table(owner), cause=cause)
 
     def steal(self, card: int, thief: str) -> Move:
-        """`thief` takes a card from another player's table; the action doing it is
-        marked as a steal, which It's A Trap! may answer. Returns the move made."""
-        owner = self.state.holder_of(card)
-        self.note_victim(owner, thief)
+        """`thief` takes a card from another player's table into their own: a taking,
+        which It's A Trap! may answer. Returns the move made."""
         return self.move_to(card, thief, by=thief)
 
     def pass_zones(self, passes: list[tuple[Zone, Zone]]) -> None:
@@ -497,11 +500,33 @@ class Core:
         move = Move(card, src if src is not None else zone_of(st, card), dst, by, cause,
                     default_top(dst) if top is None else top)
         move = self.replaced(move)
+        riders = ([c for c, k in st.attachments.items() if k == move.card]
+                  if st.attachments and move.src.kind == TABLE and move.dst.kind == HAND else [])
         if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
             self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
             self._carry(move)
+        if move.takes:
+            # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
+            assert move.src.player is not None and move.dst.player is not None
+            self.note_victim(move.src.player, move.dst.player, move.dst.kind == HAND)
+        if riders:
+            self._riders_stay_on_the_table(move, riders)
         return move
+
+    def _riders_stay_on_the_table(self, move: Move, riders: list[int]) -> None:
+        """A Keeper that went into a hand leaves its attached Creepers behind, which
+        cannot be held: they go in front of the player whose hand it went into, on
+        their own (the attaching ones then attach there if they can)."""
+        st = self.state
+        to = move.dst.player
+        assert to is not None and move.src.player is not None
+        for creeper in riders:
+            st.detach(creeper)
+            self.transfer(creeper, table(to), by=move.by, src=table(move.src.player))
+        self.say(f"{self.names(riders)} was attached to {self.name(move.card)}, which went into {to}'s hand: a "
+                 f"Creeper is never held, so it goes in front of {to} instead.", "zap-a-card-on-an-attached-pair",
+                 "beamed-up-creeper-put-back-down")
 
     def _carry(self, move: Move) -> None:
         """Make `move` (already past the replacement effects) on the table."""
@@ -668,8 +693,12 @@ class Core:
                 st.move(card, st.resolving, st.goals)
                 self.say(f"{self.name(card)} replaces {self.names(old)}, which is discarded.", "rule-goal-replaces-goal")
 
-    def find_in_hand(self, player: str, key: str) -> int | None:
+    def find_in_hand(self, player: str, key: str, copy: int | None = None) -> int | None:
+        """The card of that title in `player`'s hand (the `copy`-th copy, when named)."""
         st = self.state
+        if copy is not None:
+            wanted = st.copy_of(key, copy)
+            return wanted if wanted in st.hands[player] else None
         for c in st.hands[player]:
             if st.defs[c].key == key:
                 return c
@@ -689,7 +718,8 @@ class Core:
                 st.temp_hands[-1].made += 1
             else:
                 st.played += 1
-        self.say(f"{player} plays {d.name}{how}.", *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
+        self.say(f"{player} plays {self.name(card)}{how}.",
+                 *(("surprise-in-turn-is-play",) if d.type == SURPRISE and counted else ()))
         self.transfer(card, IN_FLIGHT, by=player, src=src)      # in flight until placed or resolved
         self.open_window("play", card, player, before if before is not None else st.snapshot(), counted, in_temp)
         # the card has left where it was before any of its effect: a win that its leaving
@@ -911,14 +941,21 @@ class Core:
             refusal = self._play_refusal(player, d)
             if refusal is not None:
                 raise refusal
+        if ev.copy is not None:          # one copy among several (format 1.2, item 1)
+            wanted = st.copy_of(d.key, ev.copy)
+            pool = st.temp_hands[-1].cards if st.temp_hands else st.hands[player]
+            if wanted not in pool:
+                raise Rejected(f"{player} has no {d.name} #{ev.copy} to play (the copies in reach: "
+                               f"{self.names(c for c in pool if st.defs[c].key == d.key)})")
         before = self.table_before_action()
         if st.temp_hands:
             frame = st.temp_hands[-1]
-            card = next(c for c in frame.cards if st.defs[c].key == d.key)
+            card = (st.copy_of(d.key, ev.copy) if ev.copy is not None else None) or next(
+                c for c in frame.cards if st.defs[c].key == d.key)
             src = Zone(TEMP_HAND, player, len(st.temp_hands) - 1)
             random_play = False
         else:
-            found = self.find_in_hand(player, d.key)
+            found = self.find_in_hand(player, d.key, ev.copy)
             assert found is not None            # (checked above)
             card = found
             random_play = self.first_play_is_random()
@@ -950,17 +987,37 @@ class Core:
             self.say(f"{player} has a +{bonus} Play bonus, but nothing exceeds all: Play All still means exactly every "
                      "card in hand.", "play-all-plus-bonus")
 
-    def _use_refusal(self, player: str, d: CardDef) -> tuple[int | None, Rejected | None]:
+    def _use_refusal(self, player: str, d: CardDef, copy: int | None = None) -> tuple[int | None, Rejected | None]:
         """The card in play giving `player` the free action `d`, and why it may not be
-        used now (None: it may), judged before anything happens."""
+        used now (None: it may), judged before anything happens. Each physical copy is
+        a card of its own: `copy` names one (`NAME #K`); without it, the first copy in
+        reach that may be used is the one, else the first copy's refusal is given."""
         st = self.state
         defs, key = st.defs, d.key
-        card = next((c for zone in (st.rules, st.meta_rules, st.keepers[player]) for c in zone if defs[c].key == key),
-                    None)
-        if card is None:
+        reach = [c for zone in (st.rules, st.meta_rules, st.keepers[player]) for c in zone if defs[c].key == key]
+        if copy is not None:
+            wanted = st.copy_of(key, copy)
+            if wanted not in reach:
+                return None, Rejected(f"{d.name} #{copy} is not in play for {player}"
+                                      + (f" (the copies in reach: {self.names(reach)})" if reach else ""),
+                                      "rule-keepers-in-play-for-goals-powers", ("rule-in-play-definition",))
+            reach = [wanted]
+        if not reach:
             return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
                                   "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
                                   ("rule-in-play-definition",))
+        first: tuple[int | None, Rejected | None] | None = None
+        for card in reach:
+            judged = self._copy_use_refusal(player, d, card)
+            if judged[1] is None:
+                return judged
+            first = first or judged
+        assert first is not None
+        return first
+
+    def _copy_use_refusal(self, player: str, d: CardDef, card: int) -> tuple[int | None, Rejected | None]:
+        """Why this copy of the free action `d` may not be used now (None: it may)."""
+        st = self.state
         impl = d.impl
         if not impl.free_action:
             return card, Rejected(f"{d.name} gives no free action to use")
@@ -971,9 +1028,9 @@ class Core:
             return card, Rejected(f"{d.name} cannot be used while a temporary hand is being played "
                                   f"({self.name(st.temp_hands[-1].source)}); use it before or after",
                                   "gowi-inside-temp-hand")
-        if impl.used_once_per_turn(d) and d.key in st.free_used and player == st.active_player:
-            return card, Rejected(f"{d.name} can be used only once per turn, and {player} has used it this turn",
-                                  "once-per-turn-power")
+        if impl.used_once_per_turn(d) and card in st.free_used and player == st.active_player:
+            return card, Rejected(f"{self.name(card)} can be used only once per turn, and {player} has used it this "
+                                  "turn", "once-per-turn-power")
         problem = impl.cannot_use(self, card, player)
         if problem:
             return card, Rejected(problem[0], problem[1])
@@ -982,17 +1039,18 @@ class Core:
     def _event_use(self, player: str, ev: Event) -> None:
         st = self.state
         d = self.cat.get(ev.key)
-        card, refusal = self._use_refusal(player, d)
+        card, refusal = self._use_refusal(player, d, ev.copy)
         if refusal is not None:
             raise refusal
         assert card is not None
         before = self.table_before_action()
         impl = d.impl
         if player == st.active_player:
-            st.free_used.append(d.key)
+            st.free_used.append(card)
         self.open_game_action(USE, d.key, player)
         self.open_window("use", card, player, before)
-        self.say(f"{player} uses {d.name} (a free action: it is not a play).", "rule-free-actions-anytime-not-plays")
+        self.say(f"{player} uses {self.name(card)} (a free action: it is not a play).",
+                 "rule-free-actions-anytime-not-plays")
         impl.use(self, card, player)
         self.checkpoint()
 
@@ -1049,7 +1107,7 @@ class Core:
         st = self.state
         for c in self.rule_cards() + st.keepers[player]:
             impl = st.defs[c].impl
-            if not impl.free_action or (impl.once_per_turn and st.defs[c].key in st.free_used):
+            if not impl.free_action or (impl.once_per_turn and c in st.free_used):
                 continue
             self.decisions.pause_blocked += 1
             try:

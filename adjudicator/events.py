@@ -12,6 +12,7 @@ VERBS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "lea
 class Event:
     verb: str
     card: str | None = None          # catalogue key of the card named (play/surprise/use/random)
+    copy: int | None = None          # which copy of it, `NAME #K` (format 1.2, item 1); None: any that fits
     by: str | None = None            # default: the active player
     against: str | None = None       # surprise: catalogue key of the card it answers
     answers: list[Any] = field(default_factory=list)   # inline `choose:` answers
@@ -36,7 +37,7 @@ class Event:
         elif self.verb in ("join", "leave"):
             text = f"{self.verb}: {self.answer}"
         else:
-            text = f"{self.verb}: {self.card}"
+            text = f"{self.verb}: {self.card}" + (f" #{self.copy}" if self.copy is not None else "")
         if self.by:
             text += f" by {self.by}"
         if self.against:

@@ -56,14 +56,16 @@ class Log:
         self.entries.append(Entry(text, tuple(filter(None, cites)), kind))
 
     def name(self, card: int) -> str:
-        return self.core.state.defs[card].name
+        """A card as the explanation names it ("Unseen Force #2" where the table holds
+        more than one copy of it)."""
+        return self.core.state.label(card)
 
     def names(self, cards: Iterable[int]) -> str:
         cards = list(cards)
         if not cards:
             return "nothing"
-        defs = self.core.state.defs
-        return ", ".join(defs[c].name for c in cards)
+        label = self.core.state.label
+        return ", ".join(label(c) for c in cards)
 
 
 class TableHolder(Protocol):

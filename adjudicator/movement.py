@@ -31,11 +31,11 @@ if TYPE_CHECKING:  # pragma: no cover
 HAND, TABLE, TEMP_HAND = "hand", "keepers", "temp_hand"
 RULES, META_RULES, GOALS = "rules", "meta_rules", "goals"
 DRAW_PILE, DISCARD, RESOLVING, REMOVED = "draw_pile", "discard", "resolving", "removed"
-RULES_PILE, SCORED = "rules_pile", "scored"
-SHARED_ZONES = (RULES, META_RULES, GOALS, DRAW_PILE, DISCARD, RESOLVING, REMOVED, RULES_PILE, SCORED)
+RULES_PILE, RULES_DISCARD, SCORED = "rules_pile", "rules_discard", "scored"
+SHARED_ZONES = (RULES, META_RULES, GOALS, DRAW_PILE, DISCARD, RESOLVING, REMOVED, RULES_PILE, RULES_DISCARD, SCORED)
 IN_PLAY = frozenset({TABLE, RULES, META_RULES, GOALS})
 # piles are listed top first: a card put on one goes on top unless told otherwise
-PILES = frozenset({DRAW_PILE, DISCARD, RULES_PILE, SCORED})
+PILES = frozenset({DRAW_PILE, DISCARD, RULES_PILE, RULES_DISCARD, SCORED})
 
 # why a card moves
 EFFECT = "effect"        # what a card in play or being carried out says
@@ -45,7 +45,8 @@ FINISH = "finish"        # an Action done, going where finished Actions go
 TURN = "turn"            # the turn's own steps: temporary hands closed at its end, duties
 RULE = "rule"            # a New Rule, Goal or Keeper placed, displacing what it replaces
 SETUP = "setup"          # dealing, joining and leaving the table
-CAUSES = (EFFECT, LIMIT, CANCEL, FINISH, TURN, RULE, SETUP)
+EXCHANGE = "exchange"    # a swap, each player giving as much as taking (Exchange Keepers): no taking
+CAUSES = (EFFECT, LIMIT, CANCEL, FINISH, TURN, RULE, SETUP, EXCHANGE)
 
 
 class Zone(NamedTuple):
@@ -71,6 +72,7 @@ def table(player: str) -> Zone:
 
 
 DISCARD_PILE = Zone(DISCARD)
+RULES_DISCARD_PILE = Zone(RULES_DISCARD)
 DRAW = Zone(DRAW_PILE)
 IN_FLIGHT = Zone(RESOLVING)
 OUT_OF_GAME = Zone(REMOVED)
@@ -103,11 +105,13 @@ class Move:
 
     @property
     def takes(self) -> bool:
-        """A Keeper or Creeper off one player's table into another player's hand or
-        table, made to happen by a player: what Steal a Keeper, Zap A Card and It's A
-        Trap! call taking."""
+        """A card off one player's table into another player's hand or table, made to
+        happen by a player other than its holder, and not a swap: what Steal a Keeper,
+        a power that takes, Zap A Card! into a hand and It's A Trap! call taking. A card
+        taken from a hand is never a taking of this kind, nor is a holder giving their
+        own card away."""
         return (self.src.kind == TABLE and self.dst.kind in (HAND, TABLE) and self.dst.player != self.src.player
-                and self.by is not None)
+                and self.by is not None and self.by != self.src.player and self.cause != EXCHANGE)
 
     def instead(self, **changes: object) -> Move:
         """The move as a replacement effect makes it happen instead."""

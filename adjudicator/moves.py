@@ -134,6 +134,8 @@ def event_words(ev: Event, catalogue: Catalogue, actor: str | None = None, targe
     `target`: the card a Surprise answers when the event does not name it."""
     who = ev.by or actor or "the active player"
     name = catalogue.get(ev.card).name if ev.card and ev.card in catalogue.cards else ev.card
+    if ev.copy is not None:
+        name = f"{name} #{ev.copy}"
     against = catalogue.get(ev.against).name if ev.against else target
     if ev.verb == "play":
         return f"{who} reveals {name} and plays it" if reveal else f"{who} plays {name}"
@@ -163,7 +165,7 @@ def event_entry(ev: Event, catalogue: Catalogue) -> dict[str, Any]:
     elif ev.verb in ("choose", "join", "leave"):
         out[ev.verb] = ev.answer
     else:
-        out[ev.verb] = catalogue.get(ev.key).name
+        out[ev.verb] = catalogue.get(ev.key).name + (f" #{ev.copy}" if ev.copy is not None else "")
     if ev.by:
         out["by"] = ev.by
     if ev.against:

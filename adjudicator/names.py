@@ -113,3 +113,19 @@ def skeleton(name: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(text.translate(_LOOKALIKES).split())
+
+
+COPY_MARK = re.compile(r"^(.*?)\s*#\s*(\d+)$")
+
+
+def split_copy(text: str) -> tuple[str, int | None]:
+    """A card named with its copy (format 1.2, item 1): 'Unseen Force #2' -> ('Unseen
+    Force', 2); a plain name -> (name, None).
+
+    >>> split_copy("Unseen Force #2"), split_copy("Milk"), split_copy("Milk #0")
+    (('Unseen Force', 2), ('Milk', None), ('Milk', 0))
+    """
+    m = COPY_MARK.match(text.strip())
+    if not m or len(m.group(2)) > 4:
+        return text, None
+    return m.group(1), int(m.group(2))

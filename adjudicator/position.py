@@ -47,16 +47,17 @@ from adjudicator.catalogue import EDITIONS, CardDef, Catalogue, UnknownName, def
 from adjudicator.errors import InputError
 from adjudicator.limits import MAX_COPIES, MAX_TABLE_CARDS
 from adjudicator.mechanics.base import BASIC, CREEPER, GOAL, KEEPER, META_RULE, RULE, UNGOAL
-from adjudicator.names import name_problem, skeleton
+from adjudicator.names import name_problem, skeleton, split_copy  # noqa: F401 (the loader's too)
 from adjudicator.strictyaml import Node, check_keys, clip
 
 if TYPE_CHECKING:
     from adjudicator.state import State
 
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
-              "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "scored", "editions", "attached"]
-CENTRE_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "scored")
-SOLO_ZONES = ("rules_pile", "scored")
+              "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "rules_discard", "scored", "editions",
+              "attached"]
+CENTRE_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "rules_discard", "scored")
+SOLO_ZONES = ("rules_pile", "rules_discard", "scored")
 PER_PLAYER = ("hands", "keepers")
 MAX_PLAYERS = 8
 COPIES = re.compile(r"^(.*?)\s+x\s*(\d+)$", re.IGNORECASE)
@@ -247,6 +248,7 @@ class Position:
     draw_pile: list[CardRef] = field(default_factory=list)
     discard: list[CardRef] = field(default_factory=list)
     rules_pile: list[CardRef] = field(default_factory=list)
+    rules_discard: list[CardRef] = field(default_factory=list)
     scored: list[CardRef] = field(default_factory=list)
     hands: dict[str, list[CardRef]] = field(default_factory=dict)
     keepers: dict[str, list[CardRef]] = field(default_factory=dict)
@@ -278,8 +280,8 @@ class Position:
     # -- views
     def zones(self) -> list[list[CardRef]]:
         """Every zone's cards: the centre, then each hand, then each player's Keepers."""
-        return [self.rules, self.meta_rules, self.goals, self.draw_pile, self.discard, self.rules_pile, self.scored,
-                *self.hands.values(), *self.keepers.values()]
+        return [self.rules, self.meta_rules, self.goals, self.draw_pile, self.discard, self.rules_pile,
+                self.rules_discard, self.scored, *self.hands.values(), *self.keepers.values()]
 
     def card_count(self) -> int:
         return sum(len(z) for z in self.zones())
@@ -413,10 +415,11 @@ class Position:
     def _solo_problems(self) -> list[PositionProblem]:
         out: list[PositionProblem] = []
         if self.solo:
-            for ref in self.rules_pile:
+            for ref in self.rules_pile + self.rules_discard:
                 if ref.card.type != RULE:
                     out.append(self._at(ref, Code.SOLO_DECKS,
-                                        f"{ref.card.name} is not a New Rule: the Solo Rules deck holds only New Rules"))
+                                        f"{ref.card.name} is not a New Rule: the Solo Rules deck and its discard pile "
+                                        "hold only New Rules"))
             for ref in self.draw_pile:
                 if ref.card.type == RULE:
                     out.append(self._at(ref, Code.SOLO_DECKS,
@@ -472,7 +475,7 @@ class Position:
                    keepers={p: make(self.keepers.get(p, [])) for p in players},
                    rules=make(self.rules), meta_rules=make(self.meta_rules), goals=make(self.goals),
                    draw_pile=make(self.draw_pile), discard=make(self.discard), rules_pile=make(self.rules_pile),
-                   scored=make(self.scored))
+                   rules_discard=make(self.rules_discard), scored=make(self.scored))
         st.solo = self.solo
         defs.append(self.catalogue.basic_rules)
         st.basic = len(defs) - 1
@@ -481,7 +484,17 @@ class Position:
         st.played = self.played
         st.attachments = self.attachments(st)
         st.rng = Rng(seed)
+        st.number_copies(self.reading_order(st))
         return st
+
+    def reading_order(self, st: "State") -> list[int]:
+        """Every card of the table in the order the scenario format reads it to count
+        copies (format 1.2, item 1): rules, meta_rules, goals, then each player's Keepers
+        and hand in seat order, then draw_pile, discard, rules_pile, rules_discard, scored."""
+        order = [*st.rules, *st.meta_rules, *st.goals]
+        for p in st.players:
+            order += st.keepers[p] + st.hands[p]
+        return order + [*st.draw_pile, *st.discard, *st.rules_pile, *st.rules_discard, *st.scored]
 
     def attachments(self, st: "State") -> dict[int, int]:
         """Creeper copy -> Keeper copy: the pairs `table.attached` names, and every other

@@ -79,17 +79,18 @@ class Windows:
         st.windows.append(w)
         return w
 
-    def note_victim(self, player: str, receiver: str) -> None:
+    def note_victim(self, player: str, receiver: str, into_hand: bool = False) -> None:
         """The action being resolved takes a Keeper from `player` and gives it to
         `receiver`, who need not be the one acting (It's A Trap! may answer, and takes
-        from the receiver)."""
+        from the receiver); `into_hand`: it went into a hand."""
         st = self.core.state
         for i in range(len(st.windows) - 1, -1, -1):
             w = st.windows[i]
             if w.kind == "use" or w.card_type not in ("keeper", "goal", "rule"):
                 victims = w.victims if player in w.victims else w.victims + (player,)
                 takers = w.takers if (player, receiver) in w.takers else w.takers + ((player, receiver),)
-                st.windows[i] = replace(w, victims=victims, takers=takers)   # windows are shared with snapshots
+                st.windows[i] = replace(w, victims=victims, takers=takers,   # windows are shared with snapshots
+                                        into_hand=w.into_hand or into_hand)
                 return
 
     # -- answering -------------------------------------------------------------
@@ -97,13 +98,14 @@ class Windows:
         st = self.core.state
         d = self.core.cat.get(ev.key)
         impl = surprise_side(d)
-        if self._surprise_in_reach(player, d.key, st) is None and not any(
-                w.before is not None and self._surprise_in_reach(player, d.key, w.before) is not None
+        copy = st.copy_of(d.key, ev.copy) if ev.copy is not None else None     # `NAME #K` (format 1.2, item 1)
+        if self._surprise_in_reach(player, d.key, st, copy) is None and not any(
+                w.before is not None and self._surprise_in_reach(player, d.key, w.before, copy) is not None
                 for w in st.windows):
-            raise Rejected(f"{player} has no {d.name} to play")
+            raise Rejected(f"{player} has no {d.name}" + (f" #{ev.copy}" if ev.copy is not None else "") + " to play")
         target = self._pick_target(player, ev, impl)
         # the Surprise is played from the hand as it was when the target was played
-        card = self._surprise_in_reach(player, d.key, target.before) if target.before is not None else None
+        card = self._surprise_in_reach(player, d.key, target.before, copy) if target.before is not None else None
         if card is None:
             later_turn = target.before is not None and target.before.turn_number != st.turn_number
             raise Rejected(f"{player} did not yet hold this {d.name} when {self.core.name(target.card)} was played: a card "
@@ -227,7 +229,7 @@ class Windows:
             else:
                 st.played += 1
         if target.kind == "use":
-            st.free_used.append(victim.key)
+            st.free_used.append(target.card)
         what = "Surprise" if counter else {"keeper": "Keeper", "goal": "Goal", "rule": "New Rule", "surprise": "Surprise",
                                                              "action": "Action"}.get(victim.type, victim.type)
         if target.kind == "use":

@@ -21,7 +21,7 @@ from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_C
 from adjudicator.names import name_problem
 from adjudicator.mechanics.base import CARD_TYPES, CREEPER, GOAL, KEEPER, BASIC
 from adjudicator.position import (COPIES, CardRef, Position, PositionProblem, find_player,
-                                  no_such_player, player_name_problems, resolve_card, source_of, split_entry)
+                                  no_such_player, player_name_problems, resolve_card, source_of, split_copy, split_entry)
 from adjudicator.state import State
 from adjudicator.strictyaml import Node, check_keys, clip
 
@@ -29,6 +29,26 @@ TOP_KEYS = ["format", "id", "title", "cites", "note", "question", "cards", "tabl
             "variations"]
 CARD_KEYS = ["name", "type", "like", "needs", "aliases", "note"]
 DECLARED_TYPES = {t: t for t in CARD_TYPES if t != BASIC}
+# the types as printed on the cards, matched without regard to case or spacing (format 1.2, item 4)
+PRINTED_TYPES = {"keeper": "keeper", "goal": "goal", "newrule": "rule", "rule": "rule", "action": "action",
+                 "creeper": "creeper", "surprise": "surprise", "ungoal": "ungoal", "metarule": "meta_rule",
+                 "danger": "danger", "secret": "secret"}
+
+
+# (docs/scenario.schema.json spells the same words with a pattern of its own)
+_PRINTED_TYPE = re.compile(r"\s*(keeper|goal|new[ _-]*rule|rule|action|creeper|surprise|ungoal|meta[ _-]*rule|danger|"
+                           r"secret)\s*", re.IGNORECASE)
+
+
+def declared_type(word: str) -> str | None:
+    """The card type a declared card's `type:` means, as printed or as the engine
+    writes it ("New Rule", "new rule", "rule", "Meta Rule", "meta_rule"), or None.
+
+    >>> declared_type("New Rule"), declared_type("KEEPER"), declared_type("meta_rule"), declared_type("Rules")
+    ('rule', 'keeper', 'meta_rule', None)
+    """
+    m = _PRINTED_TYPE.fullmatch(word)
+    return PRINTED_TYPES[re.sub(r"[ _-]", "", m.group(1)).lower()] if m else None
 MAX_DECLARED = 200
 EVENT_KEYS = ["play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "expect", "note",
               "against", "disputed"]
@@ -38,7 +58,7 @@ EXPECT_KEYS = ["winner", "everyone_loses", "game_over", "turn", "turn_over", "pl
                "pending", "rejected", "cites", "zones"]
 VERB_KEYS = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave")
 ZONE_NAMES = ("hand", "keepers", "temp_hand")
-GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "scored", "removed")
+GLOBAL_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "rules_discard", "scored", "removed")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -177,9 +197,11 @@ def declare_cards(node: Node, base: Catalogue) -> tuple[Catalogue, list[Declared
                 raise where.error(f"{clip(label)!r} is declared twice (line {taken[normalize(label)].line})")
             taken[normalize(label)] = where
         type_word = fields["type"].as_str("type")
-        if type_word not in DECLARED_TYPES:
-            raise fields["type"].error(f"unknown card type {clip(type_word)!r} (one of {', '.join(DECLARED_TYPES)})")
-        ctype = DECLARED_TYPES[type_word]
+        found = declared_type(type_word)
+        if found is None:
+            raise fields["type"].error(f"unknown card type {clip(type_word)!r} (one of Keeper, Goal, New Rule, Action, "
+                                       "Creeper, Surprise, Ungoal, Meta Rule, Danger, Secret)")
+        ctype = found
         staged.append((item, fields, name, ctype, [label for label, _ in labels[1:]]))
     declared_defs = [CardDef(key=name, name=name, type=ctype, editions=tuple(EDITIONS), mechanic="keeper",
                              aliases=tuple(aliases)) for _, _, name, ctype, aliases in staged]
@@ -277,6 +299,13 @@ class _Reader:
         if card is None:
             raise node.error(message)
         return card
+
+    def card_copy(self, node: Node, what: str) -> tuple[CardDef, int | None]:
+        """A card named in an event, with the copy it names (`NAME #K`, format 1.2 item 1)."""
+        name, number = split_copy(node.as_str(what))
+        if number is not None and number < 1:
+            raise node.error(f"{what}: copies are numbered from 1 ({clip(name)} #1 is the first)")
+        return self.card(Node(name, node.line, node.col, node.path), what), number
 
     def cards(self, node: Node, what: str) -> list[CardRef]:
         """A list of card names; "NAME xN" is N copies, "?" an unknown card."""
@@ -567,7 +596,8 @@ def _event(node: Node, reader: _Reader, players: list[str]) -> ScenarioEvent:
     ev = Event(verb=verb, line=node.line, written=True)
     vnode = fields[verb]
     if verb in ("play", "surprise", "use"):
-        ev.card = reader.card(vnode, verb).key
+        card, ev.copy = reader.card_copy(vnode, verb)
+        ev.card = card.key
     elif verb == "random":
         ev.card = reader.card(vnode, "random").key
     elif verb == "choose":

@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from adjudicator.decisions import GameEnded
 from adjudicator.variants import Variant
-from adjudicator.movement import GOALS_IN_PLAY, IN_FLIGHT, RULE, RULES_PILE, SCORED, TURN, Zone, table
+from adjudicator.mechanics.base import RULE as RULE_CARD
+from adjudicator.movement import (
+    DISCARD, GOALS_IN_PLAY, IN_FLIGHT, RULE, RULES_DISCARD_PILE, RULES_PILE, SCORED, TURN, Move, Zone, table,
+)
 
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,6 +26,16 @@ class SoloFluxx(Variant):
     scored instead of won, the game over when a deck runs out."""
 
     name: ClassVar[str] = "solo"
+    replaces_moves: ClassVar[bool] = True
+
+    def replace_move(self, core: Core, move: Move) -> Move | None:
+        """A New Rule on its way to the discard pile, from play or from a hand, goes to
+        the Rules deck's own discard pile instead."""
+        if move.dst.kind != DISCARD or core.state.defs[move.card].type != RULE_CARD:
+            return None
+        core.say(f"In Solo Fluxx the New Rules have their own discard pile: {core.name(move.card)} goes there, not "
+                 "onto the main discard pile.", "solo-zapped-new-rule-goes-to-hand")
+        return move.instead(dst=RULES_DISCARD_PILE)
 
     def knocked_out_rejoins(self, core: Core, player: str) -> bool:
         st = core.state

@@ -101,14 +101,16 @@ class Window:
     in_temp: bool = False         # played from a temporary hand
     victims: tuple[str, ...] = () # players whose Keepers it takes
     takers: tuple[tuple[str, str], ...] = ()  # (victim, who receives the Keeper taken from them)
+    into_hand: bool = False       # a Keeper it takes goes into a hand (Zap A Card!), not onto a table
     target: "Window | None" = None  # for a Surprise: the window it answered
     shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
     resume: Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)
 
 
 # the plain lists of card ids or facts that a copy of the table copies
-_LISTS = ("rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "rules_pile", "scored", "resolving",
-          "eliminated", "free_used", "claims", "windows", "history", "reshuffle_order")
+_LISTS = ("rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "rules_pile", "rules_discard", "scored",
+          "resolving",
+          "eliminated", "free_used", "held_at_start", "claims", "windows", "history", "reshuffle_order")
 
 
 @dataclass
@@ -124,6 +126,7 @@ class State:
     discard: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     rules_pile: list[int] = field(default_factory=list)   # Solo Fluxx: the Rules deck, top first
+    rules_discard: list[int] = field(default_factory=list)  # Solo Fluxx: the Rules discard pile, top first
     scored: list[int] = field(default_factory=list)       # Solo Fluxx: Goals scored
     solo: bool = False
     ended: bool = False                                   # the game ended without a winner (Solo)
@@ -143,7 +146,8 @@ class State:
     played: int = 0
     phase: str = "play"           # start | play | ending
     started_empty: bool = False
-    free_used: list[str] = field(default_factory=list)
+    free_used: list[int] = field(default_factory=list)   # copies whose free action was used this turn
+    held_at_start: list[int] = field(default_factory=list)   # what the active player had in front of them as the turn began
     claims: list[str] = field(default_factory=list)    # judged bonuses the table granted this turn
     another_turn: bool = False
     turns_in_a_row: int = 1
@@ -157,6 +161,11 @@ class State:
     rng: Rng = field(default_factory=Rng)
     serial: int = 0
     moves: int = 0                # changes of the zones so far (every primitive below counts one)
+    # the physical copies of each title in the scenario's reading order (format 1.2,
+    # item 1), and the label of each copy of a title the table holds more than once
+    # ("Unseen Force #2"): fixed when the table is set up, shared by every copy of it
+    copy_order: dict[str, list[int]] = field(default_factory=dict, compare=False, repr=False)
+    copy_labels: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
     # the figures kept for the face-up table as it is now (Quantities), or None once
     # anything they read has changed: every primitive below and every change of the
     # turn's owner, the players in or out, or the bonuses granted resets it
@@ -211,6 +220,27 @@ class State:
         copy.__dict__ = d
         return copy
 
+    def number_copies(self, order: Sequence[int]) -> None:
+        """Number the copies of each title in `order` (the scenario's reading order)."""
+        by_key: dict[str, list[int]] = {}
+        for c in order:
+            d = self.defs[c]
+            if d.type not in ("unknown", "basic"):
+                by_key.setdefault(d.key, []).append(c)
+        self.copy_order = by_key
+        self.copy_labels = {c: f"{self.defs[c].name} #{i}" for cards in by_key.values() if len(cards) > 1
+                            for i, c in enumerate(cards, 1)}
+
+    def copy_of(self, key: str, number: int) -> int | None:
+        """The copy id of the `number`-th copy of a title (1-based), or None."""
+        cards = self.copy_order.get(key, [])
+        return cards[number - 1] if 1 <= number <= len(cards) else None
+
+    def label(self, card: int) -> str:
+        """A card as the verdict names it: its title, with its number when the table
+        holds more than one copy of it."""
+        return self.copy_labels.get(card) or self.defs[card].name
+
     # -- reading zones -----------------------------------------------------
     def name(self, card: int) -> str:
         return self.defs[card].name
@@ -226,7 +256,8 @@ class State:
             zones[f"{p}.temp_hand"] = frames[-1].cards if frames else []
         zones.update(rules=self.rules, meta_rules=self.meta_rules, goals=self.goals,
                      draw_pile=self.draw_pile, discard=self.discard, removed=self.removed,
-                     resolving=self.resolving, rules_pile=self.rules_pile, scored=self.scored)
+                     resolving=self.resolving, rules_pile=self.rules_pile, rules_discard=self.rules_discard,
+                     scored=self.scored)
         return zones
 
     def every_card(self) -> list[int]:
@@ -234,7 +265,7 @@ class State:
         cards += [c for p in self.players for c in self.keepers[p]]
         cards += [c for t in self.temp_hands for c in t.cards]
         cards += self.rules + self.meta_rules + self.goals + self.draw_pile + self.discard
-        cards += self.removed + self.resolving + self.rules_pile + self.scored
+        cards += self.removed + self.resolving + self.rules_pile + self.rules_discard + self.scored
         if self.basic is not None:
             cards.append(self.basic)
         return cards
@@ -286,6 +317,8 @@ class State:
             out["everyone_loses"] = True
         if self.solo:
             out["rules_pile"] = len(self.rules_pile)
+            if self.rules_discard:
+                out["rules_discard"] = names(self.rules_discard[:5]) + (["..."] if len(self.rules_discard) > 5 else [])
             out["scored"] = names(self.scored)
         if self.ended:
             out["ended"] = True
@@ -372,6 +405,7 @@ class State:
         self.active = index
         self.claims = []
         self.started_empty = not self.hands[self.players[index]]
+        self.held_at_start = list(self.keepers[self.players[index]])
         self.figures = None
 
     def grant(self, claim: str) -> None:

@@ -164,6 +164,7 @@ def _implicit_tag(text: str, implicit: tuple[bool, bool]) -> str:
     return tag
 
 
+_COPY_COMMENT = re.compile(r"^[ \t]+#[ \t]*(\d{1,4})[ \t]*\r?$")
 _TOO_DEEP = f"nesting is too deep: more than {MAX_DEPTH} lists or mappings inside one another"
 
 
@@ -171,8 +172,9 @@ class _Builder:
     """Builds Nodes from the parser's events with an explicit stack (no recursion, so
     nesting cannot overflow the C stack), refusing what the limits forbid as it goes."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str = ""):
         self.path = path
+        self.text = text
         self.nodes = 0
         self.stack: list[_Frame] = []
         self.root: Node | None = None
@@ -232,7 +234,23 @@ class _Builder:
             raise self.fail(f"cannot read value {clip(text)!r}: {clip(str(exc), 80)}", mark) from None
         if isinstance(value, float) and value != value:  # .nan
             value = text
+        if plain and isinstance(value, str):
+            copy = self._copy_mark(event)
+            if copy:
+                value = text = f"{value} #{copy}"
         return Node(value, *_position(mark), self.path, plain=plain, source=text)
+
+    def _copy_mark(self, event: yaml.ScalarEvent) -> str | None:
+        """The scenario format writes one copy among several as `NAME #K` (1.2, item 1),
+        which YAML would read as a name and a comment: a plain text followed on its
+        line by nothing but `#` and a number keeps that number as part of it."""
+        end = event.end_mark
+        if end is None or not self.text:
+            return None
+        stop = self.text.find("\n", end.index)
+        rest = self.text[end.index:stop if stop >= 0 else len(self.text)]
+        m = _COPY_COMMENT.match(rest)
+        return m.group(1) if m else None
 
     def add(self, node: Node) -> None:
         if not self.stack:
@@ -299,7 +317,7 @@ def parse(text: str, path: str) -> Node | None:
     except UnicodeEncodeError as exc:
         raise InputError("the text holds a character that is not valid Unicode; retype or delete it", path,
                          *_where(text, exc.start)) from None
-    builder = _Builder(path)
+    builder = _Builder(path, text)
     try:
         for event in yaml.parse(text, Loader=_Loader):
             builder.feed(event)

@@ -219,3 +219,25 @@ def test_declared_rules_take_the_place_of_their_like_cards():
     st = replay(load(doc)[0]).engine.state
     assert [st.name(c) for c in st.rules] == ["Max Hand 2", "Double Play"]
     assert [st.name(c) for c in st.discard] == ["Play 3"]
+
+
+@pytest.mark.parametrize("word, kind", [
+    ("Keeper", "keeper"), ("KEEPER", "keeper"), ("Goal", "goal"), ("New Rule", "rule"), ("new  rule", "rule"),
+    ("NewRule", "rule"), ("rule", "rule"), ("Action", "action"), ("Creeper", "creeper"), ("Surprise", "surprise"),
+    ("Ungoal", "ungoal"), ("Meta Rule", "meta_rule"), ("meta_rule", "meta_rule"), ("Danger", "danger"),
+    ("Secret", "secret"),
+])
+def test_card_types_as_printed_are_read_and_the_schema_agrees(word, kind):
+    """Format 1.2, item 4: `type:` in the words printed on the cards, whatever the case or
+    spacing."""
+    like = {"keeper": None, "creeper": None, "goal": "Milk & Cookies", "rule": "Play 2", "action": "Trade Hands",
+            "surprise": "Canceled Plans", "ungoal": None, "meta_rule": None, "danger": None, "secret": None}[kind]
+    card = {"name": "Declared One", "type": word}
+    if like:
+        card["like"] = like
+    doc = copy.deepcopy(BASE)
+    doc["cards"].append(card)
+    assert not list(schema_validator().iter_errors(doc)) or not like and kind not in ("keeper", "creeper")
+    if like or kind in ("keeper", "creeper"):
+        sc, _ = load(doc)
+        assert sc.catalogue.resolve("Declared One").type == kind

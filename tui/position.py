@@ -22,13 +22,13 @@ if TYPE_CHECKING:
     from adjudicator.position import PositionProblem
 
 CENTRE_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard")
-PILES = ("draw_pile", "discard", "rules_pile", "scored")     # listed top card first
-SOLO_ZONES = ("rules_pile", "scored")
+PILES = ("draw_pile", "discard", "rules_pile", "rules_discard", "scored")     # listed top card first
+SOLO_ZONES = ("rules_pile", "rules_discard", "scored")
 PER_PLAYER = ("hands", "keepers")
 ZONE_TITLES = {
     "rules": "Rules", "meta_rules": "Meta Rules", "goals": "Goals",
     "draw_pile": "Draw pile", "discard": "Discard pile",
-    "rules_pile": "Rules pile", "scored": "Scored Goals",
+    "rules_pile": "Rules pile", "rules_discard": "Rules discard", "scored": "Scored Goals",
 }
 _COPIES = re.compile(r"^(.*?)\s+x\s*(\d+)$", re.IGNORECASE)
 MAX_PLAYERS = 8

@@ -7,7 +7,7 @@ import math
 
 from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, KEEPER, RULE, SURPRISE, Mechanic, Param, register
-from adjudicator.movement import DISCARD_PILE, DRAW, IN_FLIGHT, hand, table
+from adjudicator.movement import DISCARD_PILE, DRAW, EXCHANGE, IN_FLIGHT, hand, table
 
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
 
@@ -326,10 +326,11 @@ class ExchangeKeepers(Mechanic):
         take = e.choose("card", player, f"{player} picks the Keeper to take", theirs)
         give = e.choose("card", player, f"{player} picks the Keeper to give", mine)
         with e.atomic():
-            took = e.move_to(take, player, by=player)
+            # a swap is no taking: It's A Trap! cannot answer it (exchange-keepers-is-not-a-steal-for-its-a-trap)
+            took = e.move_to(take, player, by=player, cause=EXCHANGE)
             owner = took.src.player
             assert owner is not None
-            gave = e.move_to(give, owner, by=player)
+            gave = e.move_to(give, owner, by=player, cause=EXCHANGE)
             # (said before the table settles: the swap may win the game)
             e.say(f"{player} swaps {e.name(gave.card)} for {owner}'s {e.name(took.card)}; {owner} has no say in the "
                   f"trade: {player} picks both Keepers.", "trading-post-target-has-no-say")

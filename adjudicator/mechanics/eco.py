@@ -403,5 +403,5 @@ class MassMigration(Mechanic):
         with e.atomic():
             for p, k in picks.items():
                 nxt = order[(order.index(p) + step) % len(order)]
-                move = e.move_to(k, nxt, by=player)
+                move = e.move_to(k, nxt, by=p)          # each player passes on their own Keeper
                 e.say(f"{p}'s {e.name(move.card)} migrates to {nxt}.")

@@ -91,7 +91,7 @@ class PlayAllPlusOne(Mechanic):
     def turn_duty(self, e, card, player):
         # the +1 must be taken while there is a card to take; with both piles empty it
         # cannot be, and the turn may end without it
-        if e.state.defs[card].key not in e.state.free_used and self.cannot_use(e, card, player) is None:
+        if card not in e.state.free_used and self.cannot_use(e, card, player) is None:
             return f"the +1 of {e.name(card)} is not optional: take it (use: {e.name(card)}) to end the turn"
         return None
 

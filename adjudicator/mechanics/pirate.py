@@ -137,13 +137,6 @@ class Scurvy(BlockingCreeper):
     summary = "blocks; cured by the named Keepers; may be passed on by a holder who began the turn with it"
     rulings = ("getting-rid-of-creepers",)
 
-    @staticmethod
-    def _mark(card, player):
-        return f"scurvy-held:{card}:{player}"
-
-    def start_of_turn(self, e, card, player):
-        e.state.free_used.append(self._mark(card, player))
-
     def on_checkpoint(self, e, card, owner):
         st = e.state
         cures = set(st.defs[card].params["cured_by"])
@@ -155,7 +148,7 @@ class Scurvy(BlockingCreeper):
               "getting-rid-of-creepers")
 
     def cannot_use(self, e, card, player):
-        if self._mark(card, player) not in e.state.free_used:
+        if card not in e.state.held_at_start:
             return (f"{player} may pass {e.name(card)} on only after having it a while: the engine reads that as a turn "
                     f"of theirs that began with {e.name(card)} already in front of them", "getting-rid-of-creepers")
         if len(e.seat_order()) < 2:

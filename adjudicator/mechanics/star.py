@@ -528,9 +528,6 @@ class ReturnTaggedKeepers(Mechanic):
         with e.atomic():
             for p, k in beings:
                 e.take_into_hand(k, holder or p, by=player)
-            if holder:
-                for p in dict.fromkeys(p for p, _ in beings if p != holder):
-                    e.note_victim(p, holder)
             e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")
             if holder:
                 e.say(f"{holder} has the {p_['gatherer']} working, so every one of them goes to {holder}'s hand: "

@@ -179,6 +179,8 @@ class ItsATrap(SurpriseMechanic):
     def extra_cites(self, e, card, window) -> tuple[str, ...]:
         if window.kind == "use":
             return ("stop-that-vs-free-action",)
+        if window.into_hand:          # a Keeper taken into a hand is taken all the same
+            return ("zap-a-card-counts-as-a-steal",)
         return ("surprise-chain-parity",) if window.card_type == SURPRISE else ()
 
     def cancel(self, e, card, window, player):

@@ -29,7 +29,7 @@ def cat():
 def test_eco_catalogue(cat):
     eco = cat.by_edition("eco")
     kinds = Counter(c.type for c in eco)
-    assert kinds == {"keeper": 21, "goal": 26, "rule": 22, "action": 19, "creeper": 1, "basic": 1}
+    assert kinds == {"keeper": 21, "goal": 26, "rule": 22, "action": 19, "creeper": 4, "basic": 1}
     assert sum(1 for c in eco if c.mechanic == "eats_goal") == 9          # of the seed's 11
     living = {c.name for c in eco if "living" in c.tags}
     assert len(living) == 16 and not living & {"Water", "Dirt", "Sunshine", "Air", "Poison"}

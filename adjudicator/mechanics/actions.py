@@ -17,6 +17,15 @@ def _keepers_of(e, players, types):
     return [k for p in players for k in st.keepers[p] if st.defs[k].type in types]
 
 
+def made_to_play_a_surprise(e, card: int, player: str) -> None:
+    """A Surprise that a card makes its player play at once, on their own turn, is
+    played for its in-turn side: what its out-of-turn side answers cannot be happening."""
+    if e.state.defs[card].type == SURPRISE:
+        e.say(f"{e.name(card)} is a Surprise that {player} is made to play during their own turn, so its in-turn side "
+              "applies: what its out-of-turn side answers is not happening here.",
+              "surprise-dealt-by-dreams-and-omens-is-in-turn")
+
+
 def _nothing(e, card, what):
     e.say(f"{e.name(card)} has nothing to act on ({what}); it is still a legal play and still uses the play.",
           "rule-cards-always-playable")
@@ -45,6 +54,9 @@ class Trash(Mechanic):
             e.say(f"{e.name(gone)} is discarded" + (f" from in front of {owner}." if owner else " from the rules in play."),
                   *cites, *(("limit-removed-before-turn-end",) if st.defs[gone].impl.slot in ("hand_limit", "keeper_limit")
                             else ()))
+            if owner is None:
+                e.say(f"What {e.name(gone)} did stops with it: the game keeps no memory of a rule that is gone, so the "
+                      "table is judged from now on as if it had never been in play.", "no-lingering-effects-once-a-card-leaves")
 
 
 @register
@@ -128,6 +140,7 @@ class RandomTax(Mechanic):
 class Showdown(Mechanic):
     name = "showdown"
     card_types = _ACTIONS
+    params = {"games": Param("int")}
     summary = "a contest with one opponent: the winner takes the loser's whole hand"
 
     def play(self, e, card, player):
@@ -136,7 +149,14 @@ class Showdown(Mechanic):
         if not others:
             return _nothing(e, card, "no opponent")
         rival = e.choose("player", player, f"{player} picks an opponent for {e.name(card)}", others)
-        winner = e.choose("player", player, f"who won the showdown between {player} and {rival}?", [player, rival])
+        games = e.num(card, "games")     # a numeral: Inflation makes the match longer
+        needed = games // 2 + 1
+        e.say(f"The match is best of {games}: {player} and {rival} throw until one of them has won {needed} games; "
+              "a tied throw is thrown again and is not a game"
+              + (f"; should it stand at {needed - 1} games each, they throw on until one of them has {needed}." if games % 2 == 0
+                 else "."), "rps-showdown-under-inflation")
+        winner = e.choose("player", player, f"who was first to win {needed} games of the showdown between {player} "
+                          f"and {rival}?", [player, rival])
         loser = rival if winner == player else player
         with e.atomic():
             taken = list(st.hands[loser])
@@ -164,6 +184,7 @@ class UseWhatYouTake(Mechanic):
                   "played: it stays in their hand. Name it in the scenario to judge the rest.")
             return
         e.say(f"{player} takes {e.name(taken)} from {victim} and must play it at once.", "use-what-you-take-keeper")
+        made_to_play_a_surprise(e, taken, player)
         e.play_card(player, taken, hand(victim), counted=False, how=f" (taken from {victim})")
 
 
@@ -184,8 +205,9 @@ class Zap(Mechanic):
             owner = st.owner_of_keeper(target)
             if st.defs[target].type == CREEPER:
                 move = e.transfer(target, table(player), by=player)
-                e.say(f"{player} takes {e.name(move.card)}: a Creeper cannot be held, so it goes in front of them.",
-                      "rule-creeper-drawn-auto-play")
+                e.say(f"{player} takes {e.name(move.card)}: a Creeper cannot be held, so it goes in front of them, "
+                      "and since it was never drawn nothing is drawn to replace it.",
+                      "rule-creeper-drawn-auto-play", "zapped-creeper-put-down-without-a-draw")
             else:
                 move = e.take_into_hand(target, player, by=player)
                 e.say(f"{player} takes {e.name(move.card)} into their hand" + (f" from {owner}." if owner else "; it is no longer in play."),
@@ -309,7 +331,9 @@ class ExchangeKeepers(Mechanic):
             owner = took.src.player
             assert owner is not None
             gave = e.move_to(give, owner, by=player, cause=EXCHANGE)
-        e.say(f"{player} swaps {e.name(gave.card)} for {owner}'s {e.name(took.card)}.")
+            # (said before the table settles: the swap may win the game)
+            e.say(f"{player} swaps {e.name(gave.card)} for {owner}'s {e.name(took.card)}; {owner} has no say in the "
+                  f"trade: {player} picks both Keepers.", "trading-post-target-has-no-say")
 
 
 @register
@@ -445,7 +469,8 @@ class AnotherTurn(Mechanic):
         st = e.state
         st.another_turn = True
         if st.turns_in_a_row >= 2:
-            e.say(f"{player} is already on a second turn in a row: {e.name(card)} gives no third.")
+            e.say(f"{player} is already on a second turn in a row: {e.name(card)} gives no third, however it came to be "
+                  "played again.", "take-another-turn-never-more-than-two")
         else:
             e.say(f"{player} will take another turn once this one ends.")
 
@@ -490,4 +515,8 @@ class MoveCreeper(Mechanic):
         e.detach(c)
         e.place_in_front(to, c, table(owner), by=player)
         e.say(f"{e.name(c)} moves from {owner} to {to}.")
+        if st.defs[c].impl.free_action:
+            e.say(f"Whatever {e.name(c)} itself says about when or to whom its holder may pass it on or be rid of it "
+                  f"governs only that way out; {e.name(card)} moves it by its own power.",
+                  "creeper-move-limit-binds-only-its-own-move")
         e.checkpoint()

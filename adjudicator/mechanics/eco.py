@@ -10,7 +10,7 @@ text; the readings below follow the public implementation summarised in
 from __future__ import annotations
 
 from adjudicator.mechanics.base import ACTION, CREEPER, GOAL, KEEPER, RULE, Mechanic, Param, register
-from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, IN_FLIGHT, OUT_OF_GAME, hand
+from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, IN_FLIGHT, OUT_OF_GAME, hand, table
 
 _ACTIONS = frozenset({ACTION})
 _RULES = frozenset({RULE})
@@ -98,6 +98,54 @@ class EveryoneBlocker(Mechanic):
         if not any(entry.text == text for entry in e.entries):
             e.say(text, "getting-rid-of-creepers")
         return True
+
+
+@register
+class ForestFire(EveryoneBlocker):
+    """Forest Fire: an EcoFluxx Creeper that burns its holder's Keepers, one as each of
+    their turns begins, and that its holder may discard whenever they have no Keeper
+    left (at once, even on another player's turn)."""
+
+    name = "forest_fire"
+    free_action = True
+    off_turn = True
+    summary = ("nobody can win while it is in play; burns one of its holder's Keepers as their turn begins; may be "
+               "discarded whenever its holder has no Keeper")
+    rulings = ("forest-fire-discarded-once-keepers-gone", "getting-rid-of-creepers")
+
+    @staticmethod
+    def _fuel(e, card, player):
+        st = e.state
+        return [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
+
+    def _may_go(self, e, card, player, how):
+        e.say(f"{player} has no Keeper left {how}, so {player} may discard {e.name(card)} at once.",
+              "forest-fire-discarded-once-keepers-gone")
+
+    def on_placed(self, e, card, owner):
+        if not self._fuel(e, card, owner):
+            self._may_go(e, card, owner, f"as {e.name(card)} arrives")
+
+    def start_of_turn(self, e, card, player):
+        fuel = self._fuel(e, card, player)
+        if not fuel:
+            return self._may_go(e, card, player, "for it to burn")
+        burnt = e.choose("card", player, f"{e.name(card)}: {player} picks the Keeper it burns", fuel)
+        move = e.discard(burnt, player, src=table(player))
+        e.say(f"{e.name(card)} burns {e.name(move.card)} in front of {player} as the turn begins.",
+              "forest-fire-discarded-once-keepers-gone")
+        if not self._fuel(e, card, player):
+            self._may_go(e, card, player, "once it has burnt")
+
+    def cannot_use(self, e, card, player):
+        if self._fuel(e, card, player):
+            return (f"{player} may discard {e.name(card)} only once they have no Keeper left",
+                    "forest-fire-discarded-once-keepers-gone")
+        return None
+
+    def use(self, e, card, player):
+        e.discard(card, player, src=table(player))
+        e.say(f"{player}, with no Keeper left, discards {e.name(card)}.", "forest-fire-discarded-once-keepers-gone")
 
 
 # =============================================================================
@@ -200,7 +248,10 @@ class Extinction(Mechanic):
         targets = [k for p in e.seat_order(start=player) for k in st.keepers[p]
                    if st.defs[k].type == KEEPER and tag in st.defs[k].tags]
         if not targets:
-            return _nothing(e, card, "no living Keeper in play")
+            _nothing(e, card, "no living Keeper in play")
+            e.say(f"With nothing made extinct, {e.name(card)} does not leave the game: it is discarded like any "
+                  "other Action and stays in circulation.", "extinction-without-target-is-discarded")
+            return
         target = e.choose("card", player, f"{player} picks the living Keeper that goes extinct", targets)
         with e.atomic():
             move = e.transfer(target, OUT_OF_GAME, by=player)
@@ -248,6 +299,16 @@ def pictured(e, goal: int) -> set[str]:
     return out
 
 
+def _turned_creepers(e, card: int, turned: list[int]) -> None:
+    st = e.state
+    creepers = [c for c in turned if st.defs[c].type == CREEPER]
+    if creepers:
+        one = len(creepers) == 1
+        e.say(f"{e.names(creepers)} {'was' if one else 'were'} turned over, not drawn: nobody takes a Creeper that a "
+              f"card only turns up, so {'it stays' if one else 'they stay'} on the discard pile with the rest.",
+              "pandoras-box-turned-creepers-discarded")
+
+
 @register
 class PopulationCrash(Mechanic):
     """Population Crash: cards are turned over from the draw pile onto the discard pile
@@ -281,8 +342,10 @@ class PopulationCrash(Mechanic):
                 goal = top
         if goal is None:
             e.say(f"{e.name(card)} turns over {e.names(turned)} and no Goal shows: nothing else happens.")
+            _turned_creepers(e, card, turned)
             return
         e.say(f"{e.name(card)} turns over {e.names(turned)} onto the discard pile; the first Goal is {e.name(goal)}.")
+        _turned_creepers(e, card, turned)
         names = pictured(e, goal)
         gone = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
                 if st.defs[k].type == KEEPER and st.defs[k].name in names]

@@ -4,10 +4,27 @@ and never while a temporary hand is being played."""
 from __future__ import annotations
 
 from adjudicator.decisions import Rejected
-from adjudicator.mechanics.base import GOAL, KEEPER, META_RULE, RULE, UNKNOWN, Mechanic, Param, register
+from adjudicator.mechanics.actions import made_to_play_a_surprise
+from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNKNOWN, Mechanic, Param, register
 from adjudicator.movement import DRAW, hand, table
 
 _RULES = frozenset({RULE, META_RULE})
+
+
+def _draw_ending_the_turn(e, card: int, player: str, n: int) -> None:
+    """The draw of a free action that ends the turn with it: Creepers drawn now stay
+    until the player's next turn, since no moment of this turn is left for a power
+    that would send them away."""
+    st = e.state
+    before = set(st.keepers[player])
+    e.draw(player, n, why=e.name(card))
+    came = [k for k in st.keepers[player] if k not in before and st.defs[k].type == CREEPER]
+    if came:
+        e.say(f"{player} draws {e.names(came)} with {e.name(card)}: the turn ends with this draw, so "
+              f"{'it stays' if len(came) == 1 else 'they stay'} in front of {player} until their next turn, whatever "
+              "would otherwise let them be given away or discarded during a turn.",
+              "gowi-or-swap-creepers-stay-until-next-turn")
+    e.end_turn(e.name(card), immediately=True)
 
 
 @register
@@ -37,8 +54,7 @@ class GetOnWithIt(Mechanic):
             e.discard(c, player, src=hand(player))
         cites = ("get-on-with-it-play-1",) if e.play_quota(player) == ("n", 1) else ()
         e.say(f"{player} gives up the remaining plays and discards their hand ({len(cards)} cards).", *cites)
-        e.draw(player, e.num(card, "draw"), why=e.name(card))
-        e.end_turn(e.name(card), immediately=True)
+        _draw_ending_the_turn(e, card, player, e.num(card, "draw"))
 
 
 @register
@@ -66,8 +82,7 @@ class SwapPlaysForDraws(Mechanic):
             cites.append("swap-plays-vs-play-all")
         e.say(f"{player} can still actually make {n} play(s) (the Play rule and the cards in hand both limit it) "
               f"and swaps them for {n} draw(s); no plays remain.", *cites)
-        e.draw(player, n, why=e.name(card))
-        e.end_turn(e.name(card), immediately=True)
+        _draw_ending_the_turn(e, card, player, n)
 
 
 @register
@@ -114,6 +129,7 @@ class MysteryPlay(Mechanic):
             raise Rejected("the next card of the draw pile is unknown ('?'): name it in the scenario to judge this")
         e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand.",
               "mystery-play-must-play-drawn")
+        made_to_play_a_surprise(e, top, player)
         e.play_card(player, top, DRAW, counted=False, how=" from the top of the draw pile")
 
 

@@ -45,8 +45,37 @@ class KeeperGoal(Mechanic):
 
     def win_cites(self, e, card):
         # "N or more of these": like any Goal, all of them in front of one player
-        many = e.state.defs[card].params["any_count"] >= 2
-        return ("rule-keepers-in-play-for-goals-powers",) + (("thanksgiving-keepers-in-front",) if many else ())
+        st = e.state
+        p_ = st.defs[card].params
+        many = p_["any_count"] >= 2
+        # a Creeper the Goal names counts toward it in every copy, and no copy counts against it
+        spare = any(sum(1 for k in st.keepers[p] if st.defs[k].name == n) > 1
+                    for p in st.players for n in p_["needs_creepers"])
+        return (("rule-keepers-in-play-for-goals-powers",) + (("thanksgiving-keepers-in-front",) if many else ())
+                + (("extra-copy-of-required-creeper-does-not-block",) if spare else ()))
+
+    def why_nobody_wins(self, e, card):
+        """A player has every card the Goal asks for, but a card it says nobody may have
+        is on the table: each Goal keeps all its conditions, whatever the other Goals in
+        play ask for."""
+        st = e.state
+        p_ = st.defs[card].params
+        wanted = p_["needs"] + p_["needs_creepers"]
+        if not p_["nobody_has"] or not wanted:
+            return None
+        holdings = e.holdings()
+        claimants = [p for p in st.players if p not in st.eliminated and holdings[p].issuperset(wanted)]
+        barred = [(n, p) for n in p_["nobody_has"] for p in st.players if _has(e, p, n)]
+        if not claimants or not barred:
+            return None
+        others = [g for g in st.goals if g != card]
+        text = (f"{' and '.join(claimants)} {'has' if len(claimants) == 1 else 'have'} what {e.name(card)} asks for, "
+                f"but it also asks that nobody has {barred[0][0]}, and {barred[0][1]} does: nobody meets it.")
+        if others:
+            text += (f" The other Goal in play ({e.names(others)}) changes nothing: two Goals at once each keep every "
+                     "condition printed on them.")
+            return (text, "double-agenda-goal-keeps-all-its-conditions")
+        return (text, "rule-keepers-in-play-for-goals-powers")
 
     def required_cards(self, e, card, player):
         st = e.state
@@ -103,7 +132,7 @@ class MostCardsGoal(Mechanic):
         return {p: len(st.hands[p]) for p in st.players if p not in st.eliminated}
 
     def win_cites(self, e, card):
-        return ("most-goal-blocked-leader",)
+        return ("most-goal-blocked-leader",) + _contested(e, card, self._sizes(e))
 
     def why_nobody_wins(self, e, card):
         return _blocked_most(e, card, self._sizes(e), "cards in hand")
@@ -125,7 +154,7 @@ class MostKeepersGoal(Mechanic):
         return {p: e.keeper_count(p) for p in st.players if p not in st.eliminated}
 
     def win_cites(self, e, card):
-        return ("most-goal-blocked-leader",)
+        return ("most-goal-blocked-leader",) + _contested(e, card, self._sizes(e))
 
     def why_nobody_wins(self, e, card):
         return _blocked_most(e, card, self._sizes(e), "Keepers")
@@ -144,6 +173,13 @@ def _single_most(e, card: int, sizes: dict[str, int], threshold: int) -> set[str
     return {leaders[0]} if len(leaders) == 1 else set()
 
 
+def _contested(e, card: int, sizes: dict[str, int]) -> tuple[str, ...]:
+    """The ruling that the one with more wins, when more than one player has reached
+    the Goal's number."""
+    return ("most-villains-goal-tie-continues",) if sum(1 for n in sizes.values()
+                                                       if n >= e.num(card, "threshold")) > 1 else ()
+
+
 def _blocked_most(e, card: int, sizes: dict[str, int], what: str) -> tuple[str, ...] | None:
     """Why a "the most" Goal has no winner although someone reached its number: the
     leaders that are left are all blocked, or blocking leaves no single leader."""
@@ -152,6 +188,10 @@ def _blocked_most(e, card: int, sizes: dict[str, int], what: str) -> tuple[str, 
     top = max(sizes.values())
     leaders = [p for p, n in sizes.items() if n == top]
     blocked = [p for p in leaders if e.blocked(p, card)]
+    if not blocked and len(leaders) > 1:
+        return (f"{' and '.join(leaders)} tie for the most {what} ({top}): with no single player ahead, nobody meets "
+                f"{e.name(card)} yet and play goes on until one of them, or someone else, has the most alone.",
+                "most-villains-goal-tie-continues", "rule-tie-game-continues")
     if not blocked or len(leaders) - len(blocked) == 1:
         return None
     if len(leaders) == 1:

@@ -4,7 +4,7 @@ outcomes only the table can judge."""
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import DANGER, META_RULE, RULE, SECRET, Mechanic, Param, register
+from adjudicator.mechanics.base import DANGER, KEEPER, META_RULE, RULE, SECRET, Mechanic, Param, register
 
 _RULES = frozenset({RULE, META_RULE})
 
@@ -16,13 +16,28 @@ class KnockOut(Mechanic):
 
     name = "knock_out"
     card_types = frozenset({DANGER})
-    summary = "knock out a player of your choice"
+    # who goes: the player's choice, or (`most: cards`) the one player holding more
+    # cards, hand and Keepers together, than anyone else
+    params = {"most": Param("str", required=False, default="")}
+    summary = "knock out a player of your choice, or the one player with the most cards"
     rulings = ("rule-danger-played-like-action", "rule-danger-elimination")
 
     def play(self, e, card, player):
         st = e.state
         e.say(f"{e.name(card)} is a Danger: it was held in hand and played like an Action.", "rule-danger-played-like-action")
         options = [p for p in e.seat_order(start=player) if p not in st.eliminated]
+        if st.defs[card].params.get("most") == "cards":
+            sizes = {p: len(st.hands[p]) + sum(1 for k in st.keepers[p] if st.defs[k].type == KEEPER) for p in options}
+            top = max(sizes.values())
+            leaders = [p for p in options if sizes[p] == top]
+            if len(leaders) > 1:
+                e.say(f"{' and '.join(leaders)} tie for the most cards in hand and Keepers ({top} each): no single "
+                      f"player has more than everyone else, so {e.name(card)} knocks nobody out.",
+                      "danger-tie-for-most-eliminates-nobody")
+                return
+            e.say(f"{leaders[0]} alone has the most cards in hand and Keepers ({top}).",
+                  "danger-tie-for-most-eliminates-nobody")
+            return e.eliminate(leaders[0], player)
         victim = e.choose("player", player, f"{player} picks who {e.name(card)} knocks out", options)
         e.eliminate(victim, player)
 

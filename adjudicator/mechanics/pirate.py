@@ -27,6 +27,7 @@ def captain(e) -> str | None:
     return None
 
 
+_SAFE = "unplunderable"      # the tag of a Keeper printed "cannot be Plundered"
 _ICON_RULINGS = {"booty": "rule-pirate-booty-icon", "ship": "rule-pirate-ship-icon"}
 _ICON_WORDS = {"booty": "Booty", "ship": "a Ship"}
 
@@ -96,16 +97,28 @@ class Plunder(Mechanic):
     summary = "once a turn, take a Keeper from another player"
     rulings = ("grab-keeper-cheating", "rule-free-actions-anytime-not-plays")
 
-    def _targets(self, e, player):
+    def _keepers(self, e, player):
         st = e.state
         return [k for p in e.seat_order(start=player) if p != player for k in st.keepers[p] if st.defs[k].type == KEEPER]
 
+    def _targets(self, e, player):
+        # a Keeper printed "cannot be Plundered" (the Treasure Map) is passed over
+        return [k for k in self._keepers(e, player) if _SAFE not in e.state.defs[k].tags]
+
     def cannot_use(self, e, card, player):
         if not self._targets(e, player):
+            if self._keepers(e, player):
+                return (f"the only Keepers the others have cannot be Plundered "
+                        f"({e.names(self._keepers(e, player))})", "treasure-map-booty-goes-with-stolen-map")
             return ("no other player has a Keeper to plunder", None)
         return None
 
     def use(self, e, card, player):
+        safe = [k for k in self._keepers(e, player) if k not in self._targets(e, player)]
+        if safe:
+            e.say(f"{e.names(safe)} cannot be Plundered, so {'it is' if len(safe) == 1 else 'they are'} not among the "
+                  "Keepers to choose from; an Action that takes Keepers can still take it.",
+                  "treasure-map-booty-goes-with-stolen-map")
         target = e.choose("card", player, f"{player} picks the Keeper to plunder", self._targets(e, player))
         move = e.steal(target, player)
         e.say(f"{player} plunders {e.name(move.card)} from {move.src.player}: with {e.name(card)} on the table taking another "

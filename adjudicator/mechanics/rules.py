@@ -33,6 +33,12 @@ class DrawRule(Mechanic):
     def draw_base(self, e, card):
         return e.num(card, "draw")
 
+    def on_enter(self, e, card, by):
+        st = e.state
+        if by == st.active_player and st.drawn > e.draw_total(by):
+            e.say(f"{by} has already drawn {st.drawn} this turn, more than the {e.draw_total(by)} the Draw rule now asks: "
+                  "a lower Draw rule draws nothing more and takes nothing back.", "dice-override-lower-rule-card-no-extra")
+
 
 @register
 class PlayRule(Mechanic):
@@ -49,6 +55,13 @@ class PlayRule(Mechanic):
             keep = e.num(card, "keep") if d.params.get("keep") else 0
             return ("all_but", keep)
         return ("n", e.num(card, "play"))
+
+    def on_enter(self, e, card, by):
+        st = e.state
+        kind, n = e.play_quota(by)
+        if by == st.active_player and kind == "n" and not st.temp_hands and st.played >= n:
+            e.say(f"{by} has already made {st.played} play(s) this turn, as many as the Play rule now allows "
+                  f"({n}): the plays are over, and none made is undone.", "dice-override-lower-rule-card-no-extra")
 
     def draw_bonus(self, e, card, player):
         # Play All But 1's extra clause: a turn begun with no cards that would draw just
@@ -211,8 +224,17 @@ class Inflation(Mechanic):
         return value + 1
 
     def on_enter(self, e, card, by):
+        st = e.state
         e.say("Inflation: every number printed as a numeral on the other cards now counts one higher "
               "(the Basic Rules included); numbers written in words do not change.", "rule-new-rule-immediate")
+        for r in e.rule_cards():
+            d = st.defs[r]
+            if d.impl.slot == "play" and isinstance(d.params.get("play"), int) and "play" in d.numerals:
+                e.say(f"{e.name(r)} now reads Play {e.num(r, 'play')}: the increase is a number, one more card, so it "
+                      "never turns into Play All.", "lucky-charm-adds-one-numerically")
+        if st.temp_hands:
+            e.say(f"It acts at once, on the Action in progress too: {e.name(st.temp_hands[-1].source)}, which brought "
+                  "Inflation out, now reads its numbers one higher.", "pandoras-box-counts-rules-as-they-land")
 
 
 @register

@@ -432,6 +432,8 @@ class TimePortal(Mechanic):
         inside = bool(st.temp_hands)
         options = [c for c in st.discard + st.draw_pile if st.defs[c].type not in (CREEPER, UNKNOWN)]
         if options:
+            e.say(f"{e.name(card)} searches the discard pile and the draw pile, and nowhere else: a card held in a hand "
+                  "or lying on the table is out of its reach.", "face-down-dreams-and-omens-cards-not-searchable")
             pick = e.choose("card", player, f"{player} looks through the discard pile or the draw pile for any card "
                             "but a Creeper", options)
             if pick in st.discard:

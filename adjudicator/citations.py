@@ -4,8 +4,10 @@ The engine names rulings by id and leaves their text to whoever holds the corpus
 `adjudicator` imports nothing from the packages above it. The rulings package
 registers itself here when it is imported (`rulings/__init__.py`), and from then on
 the scenario loader checks `cites:` and `rejected:` ids against it and verdicts show
-each cited ruling's one-line answer. With nothing registered (the engine used on its
-own) ids are checked for their form only and answers are left out.
+each cited ruling's one-line answer. A cited id may be an alias of a record (another
+stable id under which the record opens); verdicts then name the record as well
+(`label`). With nothing registered (the engine used on its own) ids are checked for
+their form only and answers are left out.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ class RulingSource(Protocol):
 
     def suggest(self, ruling_id: str, ids: list[str]) -> list[str]:
         """The ids closest to a misspelled one."""
+        ...
+
+    def record_id(self, ruling_id: str) -> str:
+        """The id of the record a known id opens (itself unless it is an alias)."""
         ...
 
 
@@ -50,6 +56,24 @@ def one_line(ruling_id: str) -> str:
         return _source.one_line(ruling_id)
     except Exception:  # a missing or broken record never breaks a verdict
         return ""
+
+
+def record_id(ruling_id: str) -> str:
+    """The id of the record `ruling_id` opens: the record's own id for an alias, else
+    `ruling_id` itself (also with no corpus registered, or when it fails)."""
+    if _source is None:
+        return ruling_id
+    try:
+        return _source.record_id(ruling_id) or ruling_id
+    except Exception:  # an unknown id or a broken corpus: name it as cited
+        return ruling_id
+
+
+def label(ruling_id: str) -> str:
+    """How a verdict names a cited ruling: its id, and for an alias the record it opens
+    ("pack-id (record record-id)")."""
+    record = record_id(ruling_id)
+    return ruling_id if record == ruling_id else f"{ruling_id} (record {record})"
 
 
 def check_id(ruling_id: str, fail: Callable[[str], Exception]) -> str:

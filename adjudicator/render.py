@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator import citations
 from adjudicator.replay import DisputeAnswer, Step, Verdict, VariationVerdict, ruling_answer
 
 _ruling_line = ruling_answer
@@ -37,7 +38,7 @@ def render_answer(answer: DisputeAnswer, shown: set[str]) -> list[str]:
         lines.append("   Rulings:")
         for r in answer.rulings:
             shown.add(r.id)
-            lines.append(f"     {r.id}: {r.answer}" if r.answer else f"     {r.id}")
+            lines.append(f"     {r.label}: {r.answer}" if r.answer else f"     {r.label}")
     return lines
 
 
@@ -57,7 +58,7 @@ def render_step(step: Step, shown: set[str], judged: bool = True) -> list[str]:
                 shown.add(rid)
                 text = _ruling_line(rid)
                 if text:
-                    lines.append(f"       {rid}: {text}")
+                    lines.append(f"       {citations.label(rid)}: {text}")
     if step.decision:
         d = step.decision
         fate = ""

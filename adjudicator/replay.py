@@ -71,8 +71,20 @@ class RulingLine:
         shown: `check` never needs it."""
         return ruling_answer(self.id)
 
+    @functools.cached_property
+    def record(self) -> str:
+        """The id of the record the cited id opens (differs for an alias)."""
+        from adjudicator import citations
+
+        return citations.record_id(self.id)
+
+    @property
+    def label(self) -> str:
+        """The cited id, and for an alias the record it opens."""
+        return self.id if self.record == self.id else f"{self.id} (record {self.record})"
+
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "answer": self.answer}
+        return {"id": self.id, "record": self.record, "answer": self.answer}
 
 
 @dataclass
@@ -336,11 +348,11 @@ def check_expectation(engine: Engine, exp: Expectation, result: Outcome | None, 
                 fails.append(f"rejected: expected the event to stand, but it was refused: {refused.reason}")
         elif refused is None:
             fails.append(f"rejected: expected the event to be refused ({want}), but it was allowed")
-        elif isinstance(want, str) and want != refused.ruling and want not in refused.cites:
+        elif isinstance(want, str) and not _same_ruling(want, [c for c in (refused.ruling, *refused.cites) if c]):
             fails.append(f"rejected: expected the refusal to cite {want}, got {refused.ruling or 'no ruling'}"
                          f" ({refused.reason})")
     if "cites" in v:
-        missing = [c for c in v["cites"] if c not in cited]
+        missing = [c for c in v["cites"] if not _same_ruling(c, cited)]
         if missing:
             fails.append(f"cites: expected the explanation to cite {', '.join(missing)}; it cites {', '.join(cited) or 'nothing'}")
     if "zones" in v:
@@ -505,6 +517,17 @@ def who_decides(engine: Engine, decision: Decision) -> Entry | None:
     whom = "the one carrying it out" if by == player else "each player it names"
     return Entry(f"The choice is {by}'s: the official material says nothing on who decides here beyond the text "
                  f"of {st.defs[source].name}, which gives the choice to {whom}.")
+
+
+def _same_ruling(want: str, cited: list[str]) -> bool:
+    """Whether `want` names one of the `cited` rulings, directly or as an alias of the
+    same record (a scenario may cite a record under an alias)."""
+    if want in cited:
+        return True
+    from adjudicator import citations
+
+    record = citations.record_id(want)
+    return any(citations.record_id(c) == record for c in cited)
 
 
 def ruling_answer(ruling_id: str) -> str:

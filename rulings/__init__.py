@@ -20,12 +20,14 @@ class _Corpus:
         return one_line(ruling_id)
 
     def known_ids(self) -> set[str]:
-        from rulings.corpus import _data_folder, imported_rulings
+        from rulings.corpus import citable_ids, imported_rulings
 
-        # a record's file is named by its id (the corpus checks it), so the ids are the
-        # file names: no record need be parsed to check a scenario's `cites`
-        built_in = {p.name[:-5] for p in _data_folder().iterdir() if p.name.endswith(".yaml")}
-        return built_in | {r.id for r in imported_rulings()}
+        return citable_ids() | {r.id for r in imported_rulings()}
+
+    def record_id(self, ruling_id: str) -> str:
+        from rulings.corpus import record_id
+
+        return record_id(ruling_id)
 
     def suggest(self, ruling_id: str, ids: list[str]) -> list[str]:
         from rulings.corpus import suggest_ids

@@ -66,7 +66,10 @@ class CardPage:
         out.append(f"mechanic: {self.mechanic}" + (f" - {self.mechanic_summary}" if self.mechanic_summary else ""))
         out.append("")
         out.append(f"rulings ({len(self.rulings)}):")
-        out.extend(f"  - {r['id']} [{r['basis_text']}]: {r['summary']}" for r in self.rulings)
+        for r in self.rulings:
+            out.append(f"  - {r['id']} [{r['basis_text']}]: {r['summary']}")
+            if r.get("applies_via"):
+                out.append(f"      applies via: {r['applies_via']}")
         if not self.rulings:
             out.append("  no ruling is about this card yet")
         out.append(f"scenarios ({len(self.scenarios)}):")
@@ -148,10 +151,11 @@ def card_page(name: str) -> CardPage:
             seen.add(r.id)
             rulings.append({"id": r.id, "summary": r.one_line(), "basis": r.basis,
                             "basis_text": corpus_mod.BASIS_WORDS.get(r.basis, r.basis),
-                            "imported": r.imported})
+                            "imported": r.imported, "aliases": list(r.aliases),
+                            "editions": list(r.stated_editions), "applies_via": r.applies_via or None})
 
     scenarios = []
-    ids = {r["id"] for r in rulings}
+    ids = {rid for r in rulings for rid in (r["id"], *r["aliases"])}
     texts = _scenario_texts()
     labels = sorted({card.name.lower(), *(a.lower() for a in card.aliases)}, key=len, reverse=True)
     for ref in corpus_mod.scenario_refs():

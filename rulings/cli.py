@@ -148,6 +148,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             related.append({"id": rid, "summary": corpus.one_line(rid)})
         except KeyError:
             related.append({"id": rid, "summary": "(missing)"})
+    opened_as = args.id if args.id != ruling.id else None
     scenarios = corpus.scenarios_citing(ruling.id)
     code, replays = EXIT_OK, []
     if args.replay:
@@ -155,7 +156,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             code, replays = _replay([s.path for s in scenarios])
     if args.json:
         data = ruling.to_json()
-        data.update(summary=ruling.one_line(), related=related,
+        data.update(summary=ruling.one_line(), related=related, opened_as=opened_as,
                     scenarios=[s.to_json() for s in scenarios])
         if args.replay:
             data["replay"] = replays
@@ -163,19 +164,29 @@ def cmd_ruling(args: argparse.Namespace) -> int:
         return code
     from rulings.corpus import BASIS_WORDS
 
+    if opened_as:
+        _out(f"{opened_as} is an alias: this is the record for it, {ruling.id}")
     _out(f"{ruling.id}  ({BASIS_WORDS.get(ruling.basis, ruling.basis)}; {ruling.kind}"
          f"{', imported' if ruling.imported else ''})")
     _out("Q: " + textwrap.fill(ruling.title, 85, subsequent_indent="   "))
     answer = ruling.answer or "(no answer was printed for this question)"
     _out("A: " + textwrap.fill(answer, 85, subsequent_indent="   "))
+    if ruling.applies_via:
+        _out(textwrap.fill(f"applies via: {ruling.applies_via}", 88, subsequent_indent="    "))
+    if ruling.stated_editions:
+        _out(f"editions: {', '.join(ruling.stated_editions)}")
     if ruling.cards:
         _out(f"cards: {', '.join(ruling.cards)}")
     if ruling.topics:
         _out(f"topics: {', '.join(ruling.topics)}")
+    if ruling.aliases:
+        _out(f"also opens as: {', '.join(ruling.aliases)}")
     if ruling.sources:
         _out("sources:")
         for s in ruling.sources:
             _out(f"  - {s.cite()}")
+            if s.page:
+                _out(f"    page: {s.page}")
     if ruling.rests_on:
         _out("rests on:")
         for rid in ruling.rests_on:
@@ -212,10 +223,21 @@ def cmd_rulings(args: argparse.Namespace) -> int:
     items = list(corpus.load_corpus())
     if args.kind:
         items = [r for r in items if r.kind == args.kind]
+    if args.by_edition:
+        rows = edition_coverage(items)
+        if args.json:
+            _json(rows)
+            return EXIT_OK
+        width = max((len(r["edition"]) for r in rows), default=7)
+        _out(f"{'edition':<{width}}  {'key':<19}  records  mechanical")
+        for row in rows:
+            _out(f"{row['edition']:<{width}}  {row['key']:<19}  {row['records']:>7}  {row['mechanical']:>10}")
+        _out(f"{len(items)} rulings; a ruling counts once under each edition it names")
+        return EXIT_OK
     if args.json:
         _json([{k: v for k, v in r.to_json().items() if k in
-                ("id", "kind", "basis", "question", "answer", "cards", "topics", "sources", "related",
-                 "rests_on")}
+                ("id", "kind", "basis", "question", "answer", "cards", "topics", "editions", "sources",
+                 "related", "rests_on", "aliases", "applies_via")}
                for r in items])
         return EXIT_OK
     width = max((len(r.id) for r in items), default=10)
@@ -224,6 +246,26 @@ def cmd_rulings(args: argparse.Namespace) -> int:
         _out(f"{r.id:<{width}}  {r.kind:<10}  {title}")
     _out(f"{len(items)} rulings")
     return EXIT_OK
+
+
+def edition_coverage(items: list) -> list[dict[str, Any]]:
+    """Rulings per edition, grouped under the keys the `edition:` facet uses (a ruling's
+    own `editions`, then its sources'), most first."""
+    from rulings.index_store import edition_key
+
+    try:
+        from adjudicator.catalogue import EDITIONS
+    except Exception:  # pragma: no cover - the engine mid-edit
+        EDITIONS = {}
+    rows: dict[str, dict[str, Any]] = {}
+    for r in items:
+        for key in dict.fromkeys(edition_key(e) for e in r.editions):
+            name = next(e for e in r.editions if edition_key(e) == key)
+            row = rows.setdefault(key, {"edition": EDITIONS.get(key, name) if key != "faq" else "Online FAQ",
+                                        "key": key, "records": 0, "mechanical": 0})
+            row["records"] += 1
+            row["mechanical"] += r.kind == "mechanical"
+    return sorted(rows.values(), key=lambda row: (-row["records"], row["key"]))
 
 
 # --------------------------------------------------------------------------- card
@@ -319,6 +361,8 @@ def add_commands(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print them as a JSON list")
     p.add_argument("--kind", choices=["mechanical", "judgement", "reference", "unanswered"],
                    help="only rulings of this kind")
+    p.add_argument("--by-edition", action="store_true",
+                   help="count the rulings per edition (the keys edition: takes) instead of listing them")
     p.set_defaults(func=cmd_rulings)
 
     p = subparsers.add_parser("card", help="one card's page: editions, names, effect, rulings, scenarios",

@@ -8,8 +8,13 @@ checklist's ids; questions and answers non-empty; `related` ids resolvable. Card
 names are resolved through the card catalogue to its printed names (aliases included);
 names the catalogue does not know yet are kept exactly as written.
 
+A record may open under other ids too (`aliases`: an official ruling's id elsewhere
+whose ruling the record already states); `get()` and `one_line()` accept them,
+`record_id()` names the record, and validation refuses an alias that is already an
+id or another record's alias.
+
 Other helpers: `get(id)`, `one_line(id)` (the first sentence of the answer, for the
-engine's verdicts), `scenarios_citing(id)` (found by scanning the scenario library,
+engine's verdicts), `citable_ids()` (ids and aliases, for the scenario loader), `scenarios_citing(id)` (found by scanning the scenario library,
 never listed by hand) and `all_rulings()` (built-in plus the user's imported ones).
 """
 
@@ -48,8 +53,13 @@ BASES = ("official", "derived", "no-ruling-yet")
 BASIS_WORDS = {"official": "official ruling", "derived": "derived from official rulings",
                "no-ruling-yet": "no official ruling yet"}
 RECORD_KEYS = ("id", "kind", "basis", "question", "answer", "sources", "cards", "topics",
-               "related", "rests_on")
-SOURCE_KEYS = ("edition", "document", "section", "question", "line", "locator")
+               "related", "rests_on", "aliases", "editions", "applies_via")
+SOURCE_KEYS = ("edition", "document", "section", "question", "page", "line", "locator")
+# ids and aliases: lowercase words and digits joined by '-' (what scenarios may cite)
+ID_FORM = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# a source's question given by its number on the page ("question 938", "Q12", "#3")
+_NUMBERED_QUESTION = re.compile(r"^\s*(?:(?:question|q)\.?\s*|#\s*)?(\d+)\s*$", re.I)
+PAGE_FORM = re.compile(r"^https?://[^\s/]+\.[^\s/]+(?:/\S*)?$")
 # The documents as a player finds them (records written before sources named them
 # carry a path to a seed file instead; this is what such a record shows).
 DOCUMENT_TITLES = {"Mystery": "Mystery Fluxx rulebook", "Anatomy": "Anatomy Fluxx rulebook",
@@ -94,8 +104,9 @@ def _looks_like_path(text: str) -> bool:
 @dataclass(frozen=True)
 class Source:
     """Where a ruling is stated. `document` is the rulebook or page as a player finds it;
-    `section` the rulebook's section, `question` the opening words of the FAQ question
-    as printed there. `line` and `locator` are for maintainers checking the seeds."""
+    `section` the rulebook's section, `question` how a player finds the question there
+    (its number or a few of its words), `page` the address of the FAQ page a player can
+    open. `line` and `locator` are for maintainers checking the seeds."""
 
     edition: str
     document: str
@@ -103,6 +114,7 @@ class Source:
     locator: str
     section: str = ""
     question: str = ""
+    page: str = ""
 
     @property
     def title(self) -> str:
@@ -113,9 +125,16 @@ class Source:
 
     def cite(self) -> str:
         """One line a player can follow: "EcoFluxx rulebook, section Frequently Asked
-        Questions" or "Looney Labs online Fluxx FAQ, the question "When Double ..."."""
+        Questions", "Looney Labs online Fluxx FAQ, the question "When Double ..."" (the
+        printed opening words), or for a source with a page "Looney Labs online Fluxx
+        FAQ, question 938" or "..., tag Malfunction" (the page is shown apart)."""
         out = self.title
-        if self.question:
+        numbered = _NUMBERED_QUESTION.match(self.question)
+        if numbered:
+            out += f", question {numbered.group(1)}"
+        elif self.question and self.page:  # our words for where it stands on the page
+            out += f", {self.question}"
+        elif self.question:
             out += f", the question \u201c{self.question}\u201d"
         elif self.section:
             out += f", section \u201c{self.section}\u201d"
@@ -123,13 +142,17 @@ class Source:
 
     def to_json(self) -> dict[str, Any]:
         return {"edition": self.edition, "document": self.title, "section": self.section or None,
-                "question": self.question or None, "cite": self.cite()}
+                "question": self.question or None, "page": self.page or None, "cite": self.cite()}
 
 
 @dataclass(frozen=True)
 class Ruling:
     """One ruling. `cards` are catalogue names where the catalogue knows the card,
-    otherwise the names as written; `cards_as_written` keeps the record's spelling."""
+    otherwise the names as written; `cards_as_written` keeps the record's spelling.
+    `aliases` are other stable ids the record opens under (an official ruling's id
+    elsewhere whose ruling this record already states); `stated_editions` the editions
+    whose FAQ states it, as the record writes them; `applies_via` the supported card or
+    rule a ruling stated for another edition or card carries over to."""
 
     id: str
     kind: str
@@ -145,6 +168,9 @@ class Ruling:
     imported: bool = False
     origin: str | None = None  # imported records: the file they came from
     line: int | None = None    # imported records: the line of the question
+    aliases: tuple[str, ...] = ()
+    stated_editions: tuple[str, ...] = ()
+    applies_via: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -153,8 +179,10 @@ class Ruling:
 
     @property
     def editions(self) -> tuple[str, ...]:
-        """Editions whose documents state this ruling, in source order."""
-        return tuple(dict.fromkeys(s.edition for s in self.sources if s.edition))
+        """Editions whose documents state this ruling: the record's own `editions`, then
+        its sources' editions, in order, each once."""
+        return tuple(dict.fromkeys((*self.stated_editions,
+                                    *(s.edition for s in self.sources if s.edition))))
 
     @property
     def answered(self) -> bool:
@@ -177,7 +205,8 @@ class Ruling:
             "answer": " ".join(self.answer.split()), "cards": list(self.cards),
             "topics": list(self.topics), "editions": list(self.editions),
             "sources": [s.to_json() for s in self.sources], "related": list(self.related),
-            "rests_on": list(self.rests_on),
+            "rests_on": list(self.rests_on), "aliases": list(self.aliases),
+            "applies_via": self.applies_via or None,
         }
         if self.imported:
             out.update(imported=True, origin=self.origin, line=self.line)
@@ -323,10 +352,14 @@ def validate(raw: dict[str, dict[str, Any]], checklist: list[str] | None = None)
             problems.append(f"{fname}: basis {basis!r} is not one of {', '.join(BASES)}")
         if basis == "derived" and not rec.get("rests_on"):
             problems.append(f"{fname}: a derived ruling must list the rulings it rests on (rests_on)")
-        for key in ("cards", "topics", "related", "rests_on"):
+        for key in ("cards", "topics", "related", "rests_on", "aliases", "editions"):
             value = rec.get(key, [])
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                problems.append(f"{fname}: {key} must be a list of strings")
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+                problems.append(f"{fname}: {key} must be a list of non-empty strings")
+        via = rec.get("applies_via")
+        if via is not None and (not isinstance(via, str) or not via.strip()):
+            problems.append(f"{fname}: applies_via must be non-empty text (the supported card or rule "
+                            "the ruling carries over to), or left out")
         sources = rec.get("sources")
         if not isinstance(sources, list) or not sources:
             problems.append(f"{fname}: sources must be a non-empty list")
@@ -338,15 +371,44 @@ def validate(raw: dict[str, dict[str, Any]], checklist: list[str] | None = None)
                 odd = [k for k in src if k not in SOURCE_KEYS]
                 if odd:
                     problems.append(f"{fname}: source {i + 1} has unknown key(s) {', '.join(map(str, odd))}")
+                page = src.get("page")
+                if page is not None and (not isinstance(page, str) or not PAGE_FORM.match(page)):
+                    problems.append(f"{fname}: source {i + 1} page {page!r} is not a web address "
+                                    "(write the page's full https:// address)")
+                question = src.get("question")
+                if question is not None and not isinstance(question, str):
+                    problems.append(f"{fname}: source {i + 1} question must be text")
+    # aliases: other ids a record opens under, each naming exactly one record
+    owners: dict[str, str] = {}
     for fname, rec in raw.items():
-        for rel in rec.get("rests_on") or []:
-            if isinstance(rel, str) and rel not in ids:
-                problems.append(f"{fname}: rests_on id {rel!r} does not exist")
-        for rel in rec.get("related") or []:
-            if isinstance(rel, str) and rel not in ids:
-                problems.append(f"{fname}: related id {rel!r} does not exist")
-            if rel == rec.get("id"):
-                problems.append(f"{fname}: a ruling cannot be related to itself")
+        aliases = rec.get("aliases") if "__error__" not in rec else None
+        if not isinstance(aliases, list):
+            continue
+        for alias in aliases:
+            if not isinstance(alias, str):
+                continue
+            if not ID_FORM.match(alias):
+                problems.append(f"{fname}: alias {alias!r} is not an id (lowercase words joined by '-')")
+            elif alias == rec.get("id"):
+                problems.append(f"{fname}: alias {alias!r} is the record's own id")
+            elif alias in ids:
+                problems.append(f"{fname}: alias {alias!r} is already the id of {ids[alias]}")
+            elif alias in owners:
+                problems.append(f"{fname}: alias {alias!r} is already an alias in {owners[alias]}")
+            else:
+                owners[alias] = fname
+    for fname, rec in raw.items():
+        for key in ("rests_on", "related"):
+            for rel in rec.get(key) or []:
+                if key == "related" and rel == rec.get("id"):
+                    problems.append(f"{fname}: a ruling cannot be related to itself")
+                if not isinstance(rel, str) or rel in ids:
+                    continue
+                if rel in owners:
+                    target = owners[rel].rsplit(".", 1)[0]
+                    problems.append(f"{fname}: {key} id {rel!r} is an alias of {target!r}: name the record's id")
+                else:
+                    problems.append(f"{fname}: {key} id {rel!r} does not exist")
     if checklist is not None:
         want = set(checklist)
         for rid in sorted(want - set(ids)):
@@ -414,7 +476,7 @@ def _to_ruling(rec: dict[str, Any], catalogue) -> Ruling:
         Source(edition=str(s.get("edition", "")), document=str(s.get("document", "")),
                line=s.get("line") if isinstance(s.get("line"), int) else None,
                locator=str(s.get("locator", "")), section=str(s.get("section") or ""),
-               question=str(s.get("question") or ""))
+               question=str(s.get("question") or ""), page=str(s.get("page") or ""))
         for s in rec.get("sources") or [])
     written = tuple(rec.get("cards") or [])
     return Ruling(
@@ -422,14 +484,23 @@ def _to_ruling(rec: dict[str, Any], catalogue) -> Ruling:
         answer=" ".join(rec["answer"].split()), sources=sources,
         cards=resolve_cards(written, catalogue), topics=tuple(rec.get("topics") or []),
         related=tuple(rec.get("related") or []), cards_as_written=written,
-        basis=default_basis(rec), rests_on=tuple(rec.get("rests_on") or ()))
+        basis=default_basis(rec), rests_on=tuple(rec.get("rests_on") or ()),
+        aliases=tuple(rec.get("aliases") or ()), stated_editions=tuple(rec.get("editions") or ()),
+        applies_via=" ".join(str(rec.get("applies_via") or "").split()))
 
 
 class Corpus:
-    """The built-in rulings, in id order."""
+    """The built-in rulings, in id order. A record also opens under each of its aliases
+    (`get`, `in`); `ids()` and iteration give every record once, under its own id."""
 
     def __init__(self, rulings: Iterable[Ruling], catalogue_loaded: bool = False):
         self.rulings: dict[str, Ruling] = {r.id: r for r in sorted(rulings, key=lambda r: r.id)}
+        # alias -> record id; validation refuses clashes, so the first claim is the only one
+        self.aliases: dict[str, str] = {}
+        for r in self.rulings.values():
+            for alias in r.aliases:
+                if alias not in self.rulings:
+                    self.aliases.setdefault(alias, r.id)
         self.catalogue_loaded = catalogue_loaded
         self._digest: str | None = None
 
@@ -440,16 +511,22 @@ class Corpus:
         return iter(self.rulings.values())
 
     def __contains__(self, rid: object) -> bool:
-        return rid in self.rulings
+        return rid in self.rulings or rid in self.aliases
 
     def ids(self) -> list[str]:
         return list(self.rulings)
 
+    def record_id(self, rid: str) -> str | None:
+        """The id of the record `rid` opens (itself, or the record it is an alias of)."""
+        if rid in self.rulings:
+            return rid
+        return self.aliases.get(rid)
+
     def get(self, rid: str) -> Ruling:
-        try:
-            return self.rulings[rid]
-        except KeyError:
-            raise UnknownRuling(rid, suggest_ids(rid, self.rulings)) from None
+        record = self.record_id(rid)
+        if record is None:
+            raise UnknownRuling(rid, suggest_ids(rid, [*self.rulings, *self.aliases]))
+        return self.rulings[record]
 
     def digest(self) -> str:
         """A hash of everything the search index is built from."""
@@ -499,7 +576,42 @@ def get(rid: str, include_imported: bool = True) -> Ruling:
     imported = {r.id: r for r in imported_rulings()} if include_imported else {}
     if rid in imported:
         return imported[rid]
-    raise UnknownRuling(rid, suggest_ids(rid, [*corpus.ids(), *imported]))
+    raise UnknownRuling(rid, suggest_ids(rid, [*corpus.ids(), *corpus.aliases, *imported]))
+
+
+def record_id(rid: str) -> str:
+    """The id of the record `rid` opens: an alias gives its record's id, any other id
+    itself. Raises UnknownRuling like `get`."""
+    return get(rid).id
+
+
+_ALIASES_LINE = re.compile(r"^aliases\s*:", re.M)
+
+
+def citable_ids() -> set[str]:
+    """Every built-in id a scenario may cite: the records' ids and their aliases. A
+    record's file is named by its id (validation checks it), so only the files that
+    declare aliases are parsed; a corpus already loaded is used as it is."""
+    if load_corpus.cache_info().currsize:
+        corpus = load_corpus()
+        return {*corpus.ids(), *corpus.aliases}
+    out: set[str] = set()
+    for entry in _data_folder().iterdir():
+        if not entry.name.endswith(".yaml"):
+            continue
+        out.add(entry.name[:-5])
+        try:
+            text = entry.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if _ALIASES_LINE.search(text):
+            try:
+                aliases = (_yaml(text) or {}).get("aliases")
+            except (_yaml_error(), AttributeError):
+                continue  # a broken record is reported by the corpus check, not here
+            if isinstance(aliases, list):
+                out.update(a for a in aliases if isinstance(a, str))
+    return out
 
 
 def one_line(rid: str) -> str:
@@ -596,8 +708,14 @@ def scenario_refs() -> list[ScenarioRef]:
 
 
 def scenarios_citing(rid: str) -> list[ScenarioRef]:
-    """Scenarios of the library whose `cites` list names ruling `rid`."""
-    return [s for s in scenario_refs() if rid in s.cites]
+    """Scenarios of the library whose `cites` list names ruling `rid`'s record, under its
+    id or any of its aliases."""
+    try:
+        record = get(rid, include_imported=False)
+        names = {record.id, *record.aliases}
+    except (UnknownRuling, CorpusError):
+        names = {rid}
+    return [s for s in scenario_refs() if names.intersection(s.cites)]
 
 
 def corpus_problems() -> list[str]:

@@ -177,7 +177,12 @@ def test_every_ruling_names_a_source_a_player_can_follow():
         for s in r.sources:
             cite = s.cite()
             assert "/" not in cite and ".txt" not in cite and "seeds" not in cite, (r.id, cite)
-            if s.edition == "Online FAQ":
+            if s.page:
+                # a page a player can open, and where on it the question stands
+                assert re.match(r"https?://(faq\.looneylabs\.com|looneylabs\.ning\.com)/", s.page), (r.id, s.page)
+                assert s.question.strip(), (r.id, "a source with a page says where on it")
+                assert len(s.question.split()) <= 7, (r.id, "a source's question is a few words")
+            elif s.edition == "Online FAQ":
                 assert cite.startswith("Looney Labs online Fluxx FAQ"), (r.id, cite)
                 # the question as printed, or its number or tag on the FAQ site
                 assert s.question or re.search(r"question \d+|tag", cite), (r.id, "an FAQ source names the question")

@@ -56,8 +56,9 @@ def page_options(page: Any) -> list[Option]:
 
     section(f"Rulings about it ({len(page.rulings)})")
     for r in page.rulings:
+        via = f"  (applies via {r['applies_via']})" if r.get("applies_via") else ""
         options.append(Option(Text.assemble((r["id"], "bold"), (f"  [{r['basis_text']}]", "dim"),
-                                            f"  {r['summary']}"), id=f"rel:{r['id']}"))
+                                            f"  {r['summary']}", (via, "dim")), id=f"rel:{r['id']}"))
     if not page.rulings:
         none("no ruling is about this card yet")
     section(f"Scenarios that show it ({len(page.scenarios)}; Enter: open in Replay)")

@@ -341,7 +341,7 @@ class ReplayScreen(Screen):
         t.append(ans.text)
         if ans.step:
             t.append(f"  (step {ans.step})", style="dim")
-        answers = {r.id: r.answer for r in ans.rulings}
+        answers = {r.id: r for r in ans.rulings}
         told: set[str] = set()
         for e in ans.lines:                  # each deciding line, then the rulings it cites, answered
             t.append("\n  - ")
@@ -351,12 +351,13 @@ class ReplayScreen(Screen):
                     continue
                 told.add(rid)
                 t.append("\n      ")
-                t.append(rid, style="bold cyan")
-                t.append(f"  {answers.get(rid, '')}", style="italic")
+                cited = answers.get(rid)
+                t.append(cited.label if cited else rid, style="bold cyan")
+                t.append(f"  {cited.answer if cited else ''}", style="italic")
         for r in ans.rulings:
             if r.id not in told:
                 t.append("\n  ")
-                t.append(r.id, style="bold cyan")
+                t.append(r.label, style="bold cyan")
                 t.append(f"  {r.answer}", style="italic")
         self.query_one("#answer", Static).update(t)
 

@@ -309,6 +309,41 @@ def gather_links(rid: str, cards: list[tuple[str, Any, str]]) -> dict[str, Any]:
     return data
 
 
+def ruling_body(opened_as: str, r: Any) -> Text:
+    """The ruling screen's text: the alias it was opened under, id, basis and kind,
+    editions, question, answer, what it applies via, rests on and other ids, and each
+    source with its page."""
+    from rulings.corpus import BASIS_WORDS
+
+    t = Text()
+    if opened_as != r.id:
+        t.append(f"{opened_as} is an alias: this is the record for it\n", style="italic")
+    t.append(r.id, style="bold")
+    t.append(f"   {BASIS_WORDS.get(r.basis, r.basis)}; {r.kind}", style="italic")
+    if r.editions:
+        t.append("   " + ", ".join(r.editions), style="dim")
+    t.append("\n\nQ: ", style="bold")
+    t.append(r.title, style="bold")
+    t.append("\n\nA: ", style="bold")
+    t.append(r.answer or "(no answer was printed for this question)")
+    if r.applies_via:
+        t.append("\n\nApplies via: ", style="bold")
+        t.append(r.applies_via)
+    if r.rests_on:
+        t.append("\n\nRests on: ", style="dim bold")
+        t.append(", ".join(r.rests_on), style="dim")
+    if r.aliases:
+        t.append("\n\nAlso opens as: ", style="dim bold")
+        t.append(", ".join(r.aliases), style="dim")
+    if r.sources:
+        t.append("\n\nSources:", style="dim bold")
+        for s in r.sources:
+            t.append(f"\n  {s.cite()}", style="dim")
+            if s.page:
+                t.append(f"\n    {s.page}", style="dim underline")
+    return t
+
+
 class RulingScreen(Screen):
     """One ruling, with everything it links to."""
 
@@ -348,24 +383,7 @@ class RulingScreen(Screen):
             body.update(Text(str(data), style="red"))
             return
         self.data = data
-        r = data["ruling"]
-        t = Text()
-        t.append(r.id, style="bold")
-        from rulings.corpus import BASIS_WORDS
-
-        t.append(f"   {BASIS_WORDS.get(r.basis, r.basis)}; {r.kind}", style="italic")
-        if r.editions:
-            t.append("   " + ", ".join(r.editions), style="dim")
-        t.append("\n\nQ: ", style="bold")
-        t.append(r.title, style="bold")
-        t.append("\n\nA: ", style="bold")
-        t.append(r.answer or "(no answer was printed for this question)")
-        if r.rests_on:
-            t.append("\n\nRests on: ", style="dim bold")
-            t.append(", ".join(r.rests_on), style="dim")
-        if r.sources:
-            t.append("\n\nSources: ", style="dim bold")
-            t.append("; ".join(s.cite() for s in r.sources), style="dim")
+        t = ruling_body(self.rid, data["ruling"])
         body.update(t)
         self._fill_links(None)
 

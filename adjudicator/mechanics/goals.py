@@ -3,7 +3,7 @@ names it as needed."""
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import GOAL, UNGOAL, Mechanic, Param, register
+from adjudicator.mechanics.base import CREEPER, GOAL, UNGOAL, Mechanic, Param, register
 
 _GOALS = frozenset({GOAL, UNGOAL})
 
@@ -45,8 +45,55 @@ class KeeperGoal(Mechanic):
 
     def win_cites(self, e, card):
         # "N or more of these": like any Goal, all of them in front of one player
-        many = e.state.defs[card].params["any_count"] >= 2
-        return ("rule-keepers-in-play-for-goals-powers",) + (("thanksgiving-keepers-in-front",) if many else ())
+        st = e.state
+        many = st.defs[card].params["any_count"] >= 2
+        out = ("rule-keepers-in-play-for-goals-powers",) + (("thanksgiving-keepers-in-front",) if many else ())
+        p_ = st.defs[card].params
+        winner = st.winner
+        if winner is not None and p_["needs_creepers"]:
+            # the needed Creeper counts wherever it is attached among the winner's Keepers
+            on = [st.attachments.get(c) for c in st.keepers[winner] if st.defs[c].name in p_["needs_creepers"]]
+            if any(k is not None and st.defs[k].name not in p_["needs"] for k in on):
+                out += ("goal-creeper-need-not-sit-on-named-keeper",)
+        if len(st.goals) > 1:
+            # with several Goals out, each is a way to win, the older as much as the newer
+            out += ("double-agenda-either-goal-wins",)
+            if winner is not None and self._shares_a_keeper(e, card, winner):
+                out += ("one-keeper-serves-both-goals",)
+        return out
+
+    def _shares_a_keeper(self, e, card, player) -> bool:
+        """Whether a card this Goal needs from `player` also serves another Goal in play
+        that `player` meets: one Keeper may count for several Goals at once."""
+        st = e.state
+        mine = set(self.required_cards(e, card, player))
+        for g in st.goals:
+            impl = st.defs[g].impl
+            if g != card and player in impl.winners(e, g) and mine & set(impl.required_cards(e, g, player)):
+                return True
+        return False
+
+    def why_nobody_wins(self, e, card):
+        """A Goal that names a Creeper as needed excuses that Creeper only: a player
+        holding everything it asks for who also has another Creeper is still blocked."""
+        st = e.state
+        p_ = st.defs[card].params
+        if not p_["needs_creepers"] or st.defs[card].type == UNGOAL:
+            return None
+        holdings = e.holdings()
+        stuck = [p for p in st.players if p not in st.eliminated
+                 and holdings[p].issuperset(p_["needs"]) and holdings[p].issuperset(p_["needs_creepers"])
+                 and e.blocked(p, card)]
+        if not stuck:
+            return None
+        named = set(p_["needs_creepers"])
+        parts = []
+        for p in stuck:
+            others = [k for k in st.keepers[p] if st.defs[k].type == CREEPER and st.defs[k].name not in named]
+            parts.append(f"{p} has everything {e.name(card)} asks for, but {e.names(others) or 'a Creeper'} in front "
+                         f"of {p}, which it does not name, still blocks the win")
+        return ("; ".join(parts) + ": a Goal that needs one Creeper excuses that Creeper only.",
+                "unlisted-creeper-blocks-despite-required-one")
 
     def required_cards(self, e, card, player):
         st = e.state

@@ -1351,7 +1351,8 @@ class Core:
         def reacting(holder: str, k: int) -> Callable[[], None]:
             return lambda: defs[k].impl.on_turn_end(self, k, holder, player) if k in st.keepers[holder] else None
 
-        own = [(self.name(k), reacting(holder, k)) for holder, k in turn_end if holder == player]
+        own = [(self.name(k), reacting(holder, k)) for holder, k in turn_end
+               if holder == player and defs[k].impl.turn_end_duty]
         limits = self._limit_duties(player, False)
         if own:
             self.in_order(player, limits + own, "cute-fuzzy-alien-pass-or-limit-first",
@@ -1360,7 +1361,7 @@ class Core:
             for _, carry_out in limits:
                 carry_out()
         for holder, k in turn_end:
-            if holder != player:
+            if holder != player or not defs[k].impl.turn_end_duty:
                 reacting(holder, k)()
         for system in self.systems():
             system.turn_ended(self, player)

@@ -11,7 +11,8 @@ import pytest
 from adjudicator.catalogue import default_catalogue
 from fluxx_judge.cli import _scenario_files, main
 from adjudicator.editions import EASY_ECO_SHARED, easy_ecofluxx_deck, easy_ecofluxx_set_aside
-from adjudicator.replay import replay_file
+from adjudicator.replay import _same_ruling, replay_file
+from adjudicator.scenario import load_scenario
 from tests.conftest import REPO, write_scenario, run_scenario as run
 
 ECO_FILES = _scenario_files([str(REPO / "scenarios" / "eco")])[0]
@@ -108,7 +109,8 @@ def test_library_scenario_passes(path):
     verdict = replay_file(path)
     assert verdict.error is None, str(verdict.error)
     assert verdict.failures == []
-    assert set(verdict.scenario.cites) <= set(verdict.cites)
+    # a scenario may cite a record under an alias (a pack id), as its verdict does not
+    assert all(_same_ruling(c, verdict.cites) for c in verdict.scenario.cites)
     prefix = "eco-" if "/eco/" in path else "pirate-"
     assert verdict.scenario.id.startswith(prefix)
 
@@ -116,7 +118,7 @@ def test_library_scenario_passes(path):
 def test_library_covers_the_edition_rulings():
     cited = set()
     for path in ECO_FILES + PIRATE_FILES:
-        cited |= set(replay_file(path).scenario.cites)
+        cited |= set(load_scenario(path).cites)    # the file's cites; each file's replay is checked above
     assert {"rule-pirate-booty-icon", "rule-pirate-ship-icon", "grab-keeper-cheating",
             "getting-rid-of-creepers"} <= cited
 

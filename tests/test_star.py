@@ -14,7 +14,8 @@ from adjudicator.catalogue import default_catalogue
 from fluxx_judge.cli import _scenario_files, main
 from adjudicator.engine import Engine
 from adjudicator.events import Event
-from adjudicator.replay import replay_file
+from adjudicator.replay import _same_ruling, replay_file
+from adjudicator.scenario import load_scenario
 from adjudicator.systems import follow_attachments
 from adjudicator.state import State
 from tests.conftest import REPO, write_scenario, run_scenario as run
@@ -95,13 +96,14 @@ def test_star_scenario_passes(path):
     verdict = replay_file(path)
     assert verdict.error is None, str(verdict.error)
     assert verdict.failures == []
-    assert set(verdict.scenario.cites) <= set(verdict.cites)
+    # a scenario may cite a record under an alias (a pack id), as its verdict does not
+    assert all(_same_ruling(c, verdict.cites) for c in verdict.scenario.cites)
 
 
 def test_the_faq_rulings_are_demonstrated():
     cited = set()
     for path in STAR_FILES:
-        cited |= set(replay_file(path).scenario.cites)
+        cited |= set(load_scenario(path).cites)    # the file's cites; each file's replay is checked above
     assert {"turn-end-inside-d3p2", "play-all-vs-turn-end", "turn-end-still-limits", "turn-ending-cards-list"} <= cited
 
 

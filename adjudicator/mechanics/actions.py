@@ -50,8 +50,15 @@ class Trash(Mechanic):
             move = e.discard(target, by=player)
         if move.discards:       # (a card in force may have sent it elsewhere, and said so)
             gone = move.card
-            cites = ("trash-own-keeper",) if owner == player else ()
-            e.say(f"{e.name(gone)} is discarded" + (f" from in front of {owner}." if owner else " from the rules in play."),
+            cites: tuple[str, ...] = ("trash-own-keeper",) if owner == player else ()
+            why = ""
+            if owner == player and all(st.owner_of_keeper(t) == player for t in targets if t != target) \
+                    and all(t not in st.rules for t in targets):
+                # the card must trash something: with nothing else on the table, its player's own goes
+                why = (f" ({player}'s own were the only ones on the table, and {e.name(card)} must trash something; "
+                       "had another player had one, it could have been chosen instead)")
+                cites += ("trash-a-keeper-forced-onto-own-keepers",)
+            e.say(f"{e.name(gone)} is discarded" + (f" from in front of {owner}{why}." if owner else " from the rules in play."),
                   *cites, *(("limit-removed-before-turn-end",) if st.defs[gone].impl.slot in ("hand_limit", "keeper_limit")
                             else ()))
             if owner is None:
@@ -91,12 +98,14 @@ class RotateHands(Mechanic):
         if len(order) < 2:
             return _nothing(e, card, "nobody to pass to")
         left, right = order[1], order[-1]
-        to = e.choose("player", player, f"{player} chooses the direction: the player their own hand passes to",
-                      list(dict.fromkeys([left, right])))
+        to = e.choose("player", player, f"{player} chooses the direction: the player their own hand passes to "
+                      "(left or right, never across)", list(dict.fromkeys([left, right])),
+                      cites=("rotate-hands-left-or-right-only",))
         step = 1 if to == left else -1
         with e.atomic():
             e.pass_zones([(hand(p), hand(order[(i + step) % len(order)])) for i, p in enumerate(order)])
-            e.say(f"Every hand passes one seat on, {player}'s to {to}.")
+            e.say(f"Every hand passes one seat on around the table, {player}'s to {to}: the direction is the "
+                  "player's choice, left or right.", "rotate-hands-left-or-right-only")
 
 
 @register
@@ -163,6 +172,11 @@ class Showdown(Mechanic):
             for c in taken:
                 e.take_into_hand(c, winner, by=winner, src=hand(loser))
         e.say(f"{winner} wins the showdown and takes {loser}'s hand ({len(taken)} cards).")
+        if any(t.owner == player for t in st.temp_hands):
+            # played out of a temporary hand: "your hand" is still the real one, set aside
+            e.say(f"{player}'s hand here means the real hand set aside for "
+                  f"{e.name(st.temp_hands[-1].source)}, never the temporary one, which {player} goes on playing from.",
+                  "rps-showdown-loser-gives-up-real-hand")
 
 
 @register
@@ -239,6 +253,13 @@ class TempHandAction(Mechanic):
     rulings = ("rule-nested-action-example", "rule-d3p2-creeper-redraw", "rule-action-whole-effect-one-play")
 
     def play(self, e, card, player):
+        st = e.state
+        outer = [t.source for t in st.temp_hands if t.owner == player]
+        if outer:
+            e.say(f"{e.name(card)} gets a temporary hand of its own, never merged with the one of "
+                  f"{e.name(outer[-1])} nor with {player}'s set-aside hand: it is finished and discarded first, then "
+                  f"{e.name(outer[-1])} is completed and discarded, and {player}'s own hand comes back last.",
+                  "nested-temporary-hands-finish-inside-out")
         e.open_temp_hand(player, card, "draw", "play")
 
 
@@ -358,6 +379,14 @@ class PlayFromDiscard(Mechanic):
         st = e.state
         types = set(st.defs[card].params["types"])
         options = [c for c in st.discard if st.defs[c].type in types]
+        # an Action still being carried out (the one whose temporary hand this card came
+        # from) reaches the discard pile only once it is done, so it is no option
+        unfinished = [c for c in st.resolving if c != card and st.defs[c].type in types]
+        if unfinished:
+            e.say(f"{e.names(unfinished)} {'is' if len(unfinished) == 1 else 'are'} still being carried out, so "
+                  f"{'it has' if len(unfinished) == 1 else 'they have'} not reached the discard pile yet and "
+                  f"{e.name(card)} cannot pick {'it' if len(unfinished) == 1 else 'them'}.",
+                  "compound-action-not-in-discard-while-resolving")
         if not options:
             return _nothing(e, card, "no such card in the discard pile")
         pick = e.choose("card", player, f"{player} picks a card from the discard pile to play", options)
@@ -455,8 +484,10 @@ class ShareTheWealth(Mechanic):
                     pool.remove(c)
                     e.transfer(c, table(to), by=player, src=IN_FLIGHT)
                     i += 1
-        e.say(f"Every Keeper is gathered, shuffled and dealt out again one at a time, starting with {player}: " +
-              ", ".join(f"{p} gets {n}" for p, n in counts.items()) + ".")
+        e.say(f"Every Keeper is gathered, shuffled and dealt out again one at a time, starting with {player}, who "
+              "so gets any surplus: " + ", ".join(f"{p} gets {n}" for p, n in counts.items()) + ". The deal is one "
+              "event: nobody can win partway through it, and the Goals are checked once every card is out.",
+              "redistributed-cards-dealt-from-active-player", "mix-it-all-up-deal-all-then-check")
 
 
 @register

@@ -226,7 +226,12 @@ class Mechanic:
 
     def on_turn_end(self, e: "RulesCore", card: int, holder: str, player: str) -> None:
         """A card in front of `holder` acts as `player`'s turn ends: once `player` has
-        met the limits, before the next turn begins (Cute Fuzzy Alien Creature)."""
+        met the limits, before the next turn begins (Cute Fuzzy Alien Creature); a
+        `turn_end_duty` of the ending player's own, in the order they choose."""
+
+    # its `on_turn_end` is a duty its holder carries out as their own turn ends, which
+    # they may see to before or after the Limits (format 1.2, item 3)
+    turn_end_duty: ClassVar[bool] = False
 
     # -- replacement effects -------------------------------------------------
     def replace_move(self, e: "RulesCore", card: int, holder: str | None, move: "Move") -> "Move | None":

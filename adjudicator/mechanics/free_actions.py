@@ -80,8 +80,15 @@ class SwapPlaysForDraws(Mechanic):
         cites = ["swap-plays-hand-cap"]
         if kind == "all_but":
             cites.append("swap-plays-vs-play-all")
+        st = e.state
+        bonus = [c for c in e.rule_cards() + st.keepers[player] if st.defs[c].impl.play_bonus(e, c, player)]
+        also = ""
+        if bonus:
+            also = (f" The extra play{'s' if len(bonus) > 1 else ''} from {e.names(bonus)} {'is' if len(bonus) == 1 else 'are'}"
+                    " part of the Play count and swapped like any other.")
+            cites.append("swap-plays-converts-rich-bonus-play")
         e.say(f"{player} can still actually make {n} play(s) (the Play rule and the cards in hand both limit it) "
-              f"and swaps them for {n} draw(s); no plays remain.", *cites)
+              f"and swaps them for {n} draw(s); no plays remain.{also}", *cites)
         _draw_ending_the_turn(e, card, player, n)
 
 
@@ -127,8 +134,9 @@ class MysteryPlay(Mechanic):
             e.checkpoint()
         if st.defs[top].type == UNKNOWN:
             raise Rejected("the next card of the draw pile is unknown ('?'): name it in the scenario to judge this")
-        e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand.",
-              "mystery-play-must-play-drawn")
+        e.say(f"{player} turns up {e.name(top)} and must play it at once; it cannot go into the hand. It is played "
+              "like any card, so the other players may answer it with a Surprise.",
+              "mystery-play-must-play-drawn", "mystery-play-card-open-to-surprises")
         made_to_play_a_surprise(e, top, player)
         e.play_card(player, top, DRAW, counted=False, how=" from the top of the draw pile")
 
@@ -179,5 +187,7 @@ class Recycling(Mechanic):
         mine = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
         k = e.choose("card", player, f"{player} picks a Keeper to recycle", mine)
         move = e.discard(k, player, src=table(player))
-        e.say(f"{player} discards {e.name(move.card)}.")
+        e.say(f"{player} discards {e.name(move.card)} by choice to pay for {e.name(card)}: only a Keeper given up this "
+              "way earns the cards; one lost to a Limit or to another card earns nothing.",
+              "forced-loss-earns-no-sacrifice-reward")
         e.draw(player, e.num(card, "draw"), why=e.name(card))

@@ -3,7 +3,7 @@ names it as needed."""
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import GOAL, UNGOAL, Mechanic, Param, register
+from adjudicator.mechanics.base import CREEPER, GOAL, UNGOAL, Mechanic, Param, register
 
 _GOALS = frozenset({GOAL, UNGOAL})
 
@@ -48,16 +48,42 @@ class KeeperGoal(Mechanic):
         st = e.state
         p_ = st.defs[card].params
         many = p_["any_count"] >= 2
+        out = ("rule-keepers-in-play-for-goals-powers",) + (("thanksgiving-keepers-in-front",) if many else ())
         # a Creeper the Goal names counts toward it in every copy, and no copy counts against it
-        spare = any(sum(1 for k in st.keepers[p] if st.defs[k].name == n) > 1
-                    for p in st.players for n in p_["needs_creepers"])
-        return (("rule-keepers-in-play-for-goals-powers",) + (("thanksgiving-keepers-in-front",) if many else ())
-                + (("extra-copy-of-required-creeper-does-not-block",) if spare else ()))
+        if any(sum(1 for k in st.keepers[p] if st.defs[k].name == n) > 1 for p in st.players for n in p_["needs_creepers"]):
+            out += ("extra-copy-of-required-creeper-does-not-block",)
+        winner = st.winner
+        if winner is not None and p_["needs_creepers"]:
+            # the needed Creeper counts wherever it is attached among the winner's Keepers
+            on = [st.attachments.get(c) for c in st.keepers[winner] if st.defs[c].name in p_["needs_creepers"]]
+            if any(k is not None and st.defs[k].name not in p_["needs"] for k in on):
+                out += ("goal-creeper-need-not-sit-on-named-keeper",)
+        if len(st.goals) > 1:
+            # with several Goals out, each is a way to win, the older as much as the newer
+            out += ("double-agenda-either-goal-wins",)
+            if winner is not None and self._shares_a_keeper(e, card, winner):
+                out += ("one-keeper-serves-both-goals",)
+        return out
+
+    def _shares_a_keeper(self, e, card, player) -> bool:
+        """Whether a card this Goal needs from `player` also serves another Goal in play
+        that `player` meets: one Keeper may count for several Goals at once."""
+        st = e.state
+        mine = set(self.required_cards(e, card, player))
+        for g in st.goals:
+            impl = st.defs[g].impl
+            if g != card and player in impl.winners(e, g) and mine & set(impl.required_cards(e, g, player)):
+                return True
+        return False
 
     def why_nobody_wins(self, e, card):
-        """A player has every card the Goal asks for, but a card it says nobody may have
-        is on the table: each Goal keeps all its conditions, whatever the other Goals in
-        play ask for."""
+        """Why a player who has what the Goal asks for does not meet it: a card it says
+        nobody may have is on the table (each Goal keeps all its conditions, whatever
+        the other Goals in play ask for), or a Creeper it does not name blocks them (a
+        Goal that needs one Creeper excuses that Creeper only)."""
+        return self._barred(e, card) or self._other_creeper(e, card)
+
+    def _barred(self, e, card):
         st = e.state
         p_ = st.defs[card].params
         wanted = p_["needs"] + p_["needs_creepers"]
@@ -76,6 +102,26 @@ class KeeperGoal(Mechanic):
                      "condition printed on them.")
             return (text, "double-agenda-goal-keeps-all-its-conditions")
         return (text, "rule-keepers-in-play-for-goals-powers")
+
+    def _other_creeper(self, e, card):
+        st = e.state
+        p_ = st.defs[card].params
+        if not p_["needs_creepers"] or st.defs[card].type == UNGOAL:
+            return None
+        holdings = e.holdings()
+        stuck = [p for p in st.players if p not in st.eliminated
+                 and holdings[p].issuperset(p_["needs"]) and holdings[p].issuperset(p_["needs_creepers"])
+                 and e.blocked(p, card)]
+        if not stuck:
+            return None
+        named = set(p_["needs_creepers"])
+        parts = []
+        for p in stuck:
+            others = [k for k in st.keepers[p] if st.defs[k].type == CREEPER and st.defs[k].name not in named]
+            parts.append(f"{p} has everything {e.name(card)} asks for, but {e.names(others) or 'a Creeper'} in front "
+                         f"of {p}, which it does not name, still blocks the win")
+        return ("; ".join(parts) + ": a Goal that needs one Creeper excuses that Creeper only.",
+                "unlisted-creeper-blocks-despite-required-one")
 
     def required_cards(self, e, card, player):
         st = e.state

@@ -204,7 +204,9 @@ class Shackles(BlockingCreeper):
         with e.atomic():
             for c in (card, pay):
                 e.discard(c, player, src=table(player))
-        e.say(f"{player} pays {e.name(pay)} to be rid of {e.name(card)}: both are discarded.", "getting-rid-of-creepers")
+        e.say(f"{player} pays {e.name(pay)} to be rid of {e.name(card)}: both are discarded. Only a Keeper given up "
+              f"this way frees {player}; one lost to a Limit or to another card leaves {e.name(card)} where it is.",
+              "getting-rid-of-creepers", "forced-loss-earns-no-sacrifice-reward")
 
 
 @register

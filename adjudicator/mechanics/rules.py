@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import BASIC, META_RULE, RULE, Mechanic, Param, register
+from adjudicator.mechanics.base import BASIC, CREEPER, META_RULE, RULE, Mechanic, Param, register
+from adjudicator.mechanics.keepers import PayOff
 
 _RULES = frozenset({RULE, META_RULE})
 
@@ -35,9 +36,32 @@ class DrawRule(Mechanic):
 
     def on_enter(self, e, card, by):
         st = e.state
-        if by == st.active_player and st.drawn > e.draw_total(by):
-            e.say(f"{by} has already drawn {st.drawn} this turn, more than the {e.draw_total(by)} the Draw rule now asks: "
+        if by != st.active_player or st.phase != "play" or not st.drawn:
+            return
+        total = e.draw_total(by)
+        owed = total - st.drawn
+        if owed < 0:
+            e.say(f"{by} has already drawn {st.drawn} this turn, more than the {total} the Draw rule now asks: "
                   "a lower Draw rule draws nothing more and takes nothing back.", "dice-override-lower-rule-card-no-extra")
+        # a rule that changes numerals (Inflation...) is read into every Draw rule at once
+        numerals = [r for r in e.rule_cards() if "numeral" in st.defs[r].impl.overridden]
+        if owed <= 0 and not numerals:
+            return
+        cites = []
+        text = ""
+        if numerals:
+            text += f"{e.name(card)} reads {e.num(card, 'draw')} with {e.names(numerals)} in force. "
+            cites.append("double-vision-recounts-the-draw")
+        bonus = total - e.draw_rule()
+        if bonus > 0 and owed > 0:
+            text += (f"The bonus of {bonus} that {by} draws by formula stays on top of whatever Draw rule is in force, "
+                     f"so the turn's draw is now {total}. ")
+            cites.append("formula-bonus-survives-draw-increase")
+        text += (f"Only the cards drawn under the Draw rule count toward it: {by} has drawn {st.drawn} that way this "
+                 "turn (cards that Actions or free actions gave are extras and count for nothing), so "
+                 + (f"{owed} more." if owed > 0 else "nothing more is drawn."))
+        cites.append("one-off-draws-not-counted-for-draw-rule")
+        e.say(text, *cites)
 
 
 @register
@@ -58,10 +82,21 @@ class PlayRule(Mechanic):
 
     def on_enter(self, e, card, by):
         st = e.state
-        kind, n = e.play_quota(by)
-        if by == st.active_player and kind == "n" and not st.temp_hands and st.played >= n:
+        if by != st.active_player or st.phase != "play":
+            return
+        kind, value = e.play_quota(by)
+        if kind == "n" and not st.temp_hands and st.played >= value:
             e.say(f"{by} has already made {st.played} play(s) this turn, as many as the Play rule now allows "
-                  f"({n}): the plays are over, and none made is undone.", "dice-override-lower-rule-card-no-extra")
+                  f"({value}): the plays are over, and none made is undone.", "dice-override-lower-rule-card-no-extra",
+                  *(("play-rule-counts-whole-turn-when-lowered",) if st.played > 1 else ()))
+        elif kind == "n" and st.played > 1:
+            left = max(0, value - st.played)
+            e.say(f"{e.name(card)} counts every play of the turn, the ones made before it arrived included: {by} has "
+                  f"made {st.played}, so {left or 'no'} more {'play is' if left == 1 else 'plays are'} owed.",
+                  "play-rule-counts-whole-turn-when-lowered")
+        if self.draw_bonus(e, card, by):
+            e.say(f"{by} began the turn with no cards and the Draw rule gives a single card, so {e.name(card)}'s own "
+                  "clause gives one card more, drawn now.", "pab1-empty-hand-extra-card")
 
     def draw_bonus(self, e, card, player):
         # Play All But 1's extra clause: a turn begun with no cards that would draw just
@@ -160,11 +195,35 @@ class KeeperBonus(Mechanic):
         want = st.defs[card].params["keeper"]
         return any(st.defs[k].name == want for p in st.players for k in st.keepers[p])
 
+    def on_enter(self, e, card, by):
+        _joins_bonuses(e, card)
+
     def draw_bonus(self, e, card, player):
         return e.num(card, "draw") if e.state.defs[card].params["draw"] and self._on(e, card) else 0
 
     def play_bonus(self, e, card, player):
         return e.num(card, "play") if e.state.defs[card].params["play"] and self._on(e, card) else 0
+
+
+def _bonus_rule(d) -> bool:
+    """A rule that gives extra draws or plays on a condition of its own (a bonus), as
+    opposed to a rule that sets the Draw or Play count itself."""
+    return d.impl.slot is None and bool({"draw_bonus", "play_bonus"} & d.impl.overridden)
+
+
+def _joins_bonuses(e, card) -> None:
+    """A bonus rule arriving beside others: each depends on its own condition, so none
+    replaces another and they add up."""
+    st = e.state
+    others = [r for r in e.rule_cards() if r != card and _bonus_rule(st.defs[r])]
+    if not others:
+        return
+    cites = ["bonus-rules-add-up"]
+    kinds = {type(st.defs[c].impl) for c in [card, *others]}
+    if {PoorBonus, RichBonus} <= kinds:
+        cites.append("poor-and-rich-bonus-coexist")
+    e.say(f"{e.name(card)} depends on a condition of its own, so it replaces no other bonus: it stays beside "
+          f"{e.names(others)}, and a player who meets several conditions gets every extra.", *cites)
 
 
 def _strict_extreme(e, player, most: bool) -> bool:
@@ -184,6 +243,15 @@ class PoorBonus(Mechanic):
     modifies = {"concept:draw_count": ""}
     summary = "the one player with strictly fewest Keepers draws extra"
 
+    def on_enter(self, e, card, by):
+        _joins_bonuses(e, card)
+
+    def start_of_turn(self, e, card, player):
+        if e.keeper_count(player) == 0 and _strict_extreme(e, player, most=False):
+            e.say(f"{player} has no Keepers at all and everyone else has some: none is fewer than one, so {player} "
+                  f"alone has the fewest and {e.name(card)} gives {e.num(card, 'draw')} more card.",
+                  "poor-bonus-zero-keepers-is-fewest")
+
     def draw_bonus(self, e, card, player):
         return e.num(card, "draw") if _strict_extreme(e, player, most=False) else 0
 
@@ -197,6 +265,15 @@ class RichBonus(Mechanic):
     modifies = {"concept:play_count": "play-all-plus-bonus"}
     summary = "the one player with strictly most Keepers plays extra"
     rulings = ("play-all-plus-bonus",)
+
+    def on_enter(self, e, card, by):
+        _joins_bonuses(e, card)
+
+    def start_of_turn(self, e, card, player):
+        if _strict_extreme(e, player, most=True):
+            e.say(f"{player} has the most Keepers, so {e.name(card)} adds {e.num(card, 'play')} to whatever the Play "
+                  "rule asks for as long as that stays so: the bonus is a formula, not a play to be spent, and cards "
+                  "the hand gains later are counted by it too.", "rich-bonus-is-a-formula-not-used-up")
 
     def play_bonus(self, e, card, player):
         return e.num(card, "play") if _strict_extreme(e, player, most=True) else 0
@@ -226,7 +303,8 @@ class Inflation(Mechanic):
     def on_enter(self, e, card, by):
         st = e.state
         e.say("Inflation: every number printed as a numeral on the other cards now counts one higher "
-              "(the Basic Rules included); numbers written in words do not change.", "rule-new-rule-immediate")
+              "(the Basic Rules included, Goals and Actions too); numbers written in words do not change.",
+              "rule-new-rule-immediate", "inflation-raises-numerals-on-goals-and-actions")
         for r in e.rule_cards():
             d = st.defs[r]
             if d.impl.slot == "play" and isinstance(d.params.get("play"), int) and "play" in d.numerals:
@@ -235,6 +313,12 @@ class Inflation(Mechanic):
         if st.temp_hands:
             e.say(f"It acts at once, on the Action in progress too: {e.name(st.temp_hands[-1].source)}, which brought "
                   "Inflation out, now reads its numbers one higher.", "pandoras-box-counts-rules-as-they-land")
+        began = [r for r in e.rule_cards() if isinstance(st.defs[r].impl, NoHandBonus)]
+        if by == st.active_player and st.phase == "play" and st.started_empty and began:
+            e.say(f"{e.names(began)} did {'its' if len(began) == 1 else 'their'} work as {by}'s turn began, before "
+                  "Inflation arrived, and Inflation does not reach back: it gives no further card from "
+                  f"{'it' if len(began) == 1 else 'them'}. The Draw rule is a count for the whole turn, so only its "
+                  "difference is drawn.", "inflation-not-retroactive-to-no-hand-bonus")
 
 
 @register
@@ -246,6 +330,25 @@ class SilverLining(Mechanic):
 
     def lifts_block(self, e, card, creeper):
         return True
+
+    def filter_winners(self, e, card, met):
+        # narrows nothing; it explains a win that a Creeper would have stopped
+        st = e.state
+        for p, goals in met.items():
+            needed = {n for g in goals for n in st.defs[g].impl.requires(e, g)}
+            lifted = [c for c in st.keepers[p] if st.defs[c].type == CREEPER and st.defs[c].name not in needed]
+            if not lifted:
+                continue
+            cites: list[str] = []
+            text = f"{e.name(card)} is in play, so {e.names(lifted)} in front of {p} no longer stop{'s' if len(lifted) == 1 else ''} the win"
+            owed = [c for c in lifted if isinstance(st.defs[c].impl, PayOff)
+                    and any(st.defs[k].name == st.defs[c].params["keeper"] for k in st.keepers[p])]
+            if owed:
+                text += (f", and {p} need not pay {e.names(owed)} off with the {st.defs[owed[0]].params['keeper']} "
+                         "before the win is checked: with Creepers made harmless, that discard may be skipped")
+                cites.append("silver-lining-lets-money-win-through-taxes")
+            e.claim_note(p, text + ".", *cites)
+        return met
 
 
 @register

@@ -57,6 +57,15 @@ class BonusKeeper(Mechanic):
     summary = "its holder draws and plays extra on their turn, and their Hand and Keeper Limits are higher"
     rulings = ("play-bonus-sources-list", "play-all-plus-bonus", "rule-keepers-in-play-for-goals-powers")
 
+    def start_of_turn(self, e, card, player):
+        if not self.power_active(e, card):
+            return
+        p_ = e.state.defs[card].params
+        if p_["draw"] or p_["play"]:
+            e.say(f"{e.name(card)}: while it works, {player} draws {e.num(card, 'draw')} and plays "
+                  f"{e.num(card, 'play')} more this turn, and neither extra is optional; only the higher Limits are "
+                  "a choice.", "computer-extra-draw-and-play-required")
+
     def draw_bonus(self, e, card, player):
         return e.num(card, "draw")
 
@@ -79,6 +88,7 @@ class PassesAtTurnEnd(Mechanic):
 
     name = "passes_at_turn_end"
     card_types = _KEEPER
+    turn_end_duty = True
     summary = "moves to the next player whenever its holder's turn ends; if discarded it goes on top of the draw pile"
 
     def replace_move(self, e, card, holder, move):
@@ -134,6 +144,24 @@ class BorrowsKeeperForWin(Mechanic):
                              "holographic-projection-no-tie")
                 break
         return met
+
+    def on_turn_end(self, e, card, holder, player):
+        # the holder's turn is over: whatever the Limits took away just now, the
+        # projection went dark at the same moment, before any win is looked for
+        st = e.state
+        if holder != player or not self.power_active(e, card):
+            return
+        for g in st.goals:
+            if st.defs[g].type != GOAL or holder in st.defs[g].impl.winners(e, g):
+                continue
+            lent = next((k for other in e.seat_order(start=holder) if other != holder for k in st.keepers[other]
+                         if st.defs[k].type == KEEPER and self._meets_with(e, g, holder, k)), None)
+            if lent is not None:
+                e.say(f"With {e.name(lent)} lent by {e.name(card)}, {holder} would now meet {e.name(g)}, but the "
+                      f"turn is over: the Limit discards and the projection going dark come at the same moment and "
+                      "the win is looked for afterwards, when it lends nothing.",
+                      "projection-off-and-limit-discard-together")
+                return
 
     @staticmethod
     def _meets_with(e, goal: int, owner: str, lent: int) -> bool:
@@ -293,8 +321,15 @@ class CuresCreeper(_FreePower):
 
     def nothing_to_do(self, e, card, player):
         if not self._targets(e, card, player):
-            p_ = e.state.defs[card].params
+            st = e.state
+            p_ = st.defs[card].params
             extra = f" (one attached to {e.name(card)} itself cannot be removed this way)" if p_["exempt_self"] else ""
+            loose = [c for c in st.keepers[player] if st.defs[c].name == p_["creeper"] and c not in st.attachments]
+            if loose:
+                # a loose one has broken nothing, so there is nothing to repair; it still blocks
+                return (f"no {p_['creeper']} is attached to one of {player}'s Keepers{extra}: the loose "
+                        f"{p_['creeper']} is attached to nothing, so there is nothing to detach, and it stays (and "
+                        "still blocks a win)", "detach-and-discard-needs-an-attached-creeper")
             return (f"no {p_['creeper']} is attached to one of {player}'s Keepers{extra}", None)
         return None
 
@@ -525,6 +560,12 @@ class ReturnTaggedKeepers(Mechanic):
         holder = next((p for p in e.seat_order(start=player) for k in st.keepers[p]
                        if p_["gatherer"] and st.defs[k].name == p_["gatherer"] and st.defs[k].impl.power_active(e, k)),
                       None)
+        broken = [k for p in st.players for k in st.keepers[p]
+                  if p_["gatherer"] and st.defs[k].name == p_["gatherer"] and not st.defs[k].impl.power_active(e, k)]
+        if broken and holder is None:
+            e.say(f"The {p_['gatherer']} in play is switched off by a Malfunction, so it gathers nothing: "
+                  f"{e.name(card)} goes exactly as if there were no {p_['gatherer']}.",
+                  "malfunctioning-teleporter-gathers-nothing")
         with e.atomic():
             for p, k in beings:
                 e.take_into_hand(k, holder or p, by=player)
@@ -559,8 +600,20 @@ class TradePlaces(Mechanic):
                 e.pass_zones([(hand(player), hand(other)), (hand(other), hand(player))])
                 e.pass_zones([(table(player), table(other)), (table(other), table(player))])
                 e.say(f"{player} and {other} trade places: each takes over the other's hand and everything in front of "
-                      "them; the seating stays as it was (the printed card swaps seats, the FAQ says trade places).",
+                      "them; the seating stays as it was (the printed card swaps seats, the FAQ says trade places). "
+                      f"{player} holds the new position as if it had always been {player}'s, and it is checked for a win "
+                      "before the turn ends.", "brain-transference-new-position-checked-first",
                       *(("turn-end-inside-d3p2",) if inside else ()))
+                if st.another_turn:
+                    e.say(f"The extra turn {player} earned stays with {player}, in the new position, and comes "
+                          "straight after this one.", "extra-turn-stays-with-transferred-player")
+                limit = next((n for r in e.rule_cards() if (n := st.defs[r].impl.hand_limit(e, r)) is not None), None)
+                if limit is not None:
+                    limit += sum(st.defs[k].impl.limit_bonus(e, k, other) for k in st.keepers[other])
+                    if len(st.hands[other]) > limit:
+                        e.say(f"Nobody discarded before the trade: {other} now holds {player}'s {len(st.hands[other])} "
+                              f"cards and, as it is not {other}'s turn, cuts them to the Hand Limit of {limit} before "
+                              f"{other}'s own next turn.", "brain-transference-big-hand-limit-later")
         else:
             e.say("There is nobody to trade places with.", "rule-cards-always-playable")
         e.finish_action(card, player)
@@ -591,9 +644,14 @@ class Sledgehammer(Mechanic):
                 crew = e.with_effect("takes_the_loss", p) if p != player else []
                 if crew:
                     k = crew[0]
-                    e.say(f"{p}'s {e.name(k)} steps in: it is the Keeper {p} loses.")
+                    e.say(f"{p}'s {e.name(k)} steps in: it is the Keeper {p} loses, since {player}, who picks, is "
+                          f"taking one of {p}'s Keepers and the {e.name(k)} goes in its place.",
+                          "sonic-sledgehammer-and-expendable-crewman")
                 else:
                     k = e.choose("card", player, f"{player} picks the Keeper {p} loses", mine)
+                    if p == player and e.with_effect("takes_the_loss", p):
+                        e.say(f"Among {player}'s own Keepers the pick is free: the Crewman steps in only for Keepers "
+                              "someone else takes or destroys.", "sonic-sledgehammer-and-expendable-crewman")
                 losses.append((p, k, True))
             elif st.hands[p]:
                 c = e.chance(p, f"a random card from {p}'s hand", list(st.hands[p]))

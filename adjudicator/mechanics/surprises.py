@@ -143,8 +143,19 @@ class ThatsMine(SurpriseMechanic):
         return f"{e.name(card)} takes a Keeper just played"
 
     def cancel(self, e, card, window, player):
+        st = e.state
+        # the Keeper never lands before the player who played it, so none of their
+        # loose attaching Creepers gets a chance at it
+        kd = st.defs[window.card]
+        loose = [c for c in st.keepers[window.by] if st.defs[c].impl.attaches and c not in st.attachments
+                 and st.defs[c].impl.can_attach_to(st.defs[c], kd)]
         e.place_in_front(player, window.card, IN_FLIGHT, by=player)
-        e.say(f"{e.name(window.card)} goes in front of {player} instead.")
+        if loose:
+            e.say(f"{e.name(window.card)} goes in front of {player} instead, as though played there directly: it "
+                  f"never lands before {window.by}, so {window.by}'s {e.names(loose)} cannot latch onto it, and "
+                  f"{player} gets the Keeper alone.", "hijacked-keeper-arrives-without-creeper")
+        else:
+            e.say(f"{e.name(window.card)} goes in front of {player} instead.")
 
     def play(self, e, card, player):
         st = e.state
@@ -168,7 +179,16 @@ class ItsATrap(SurpriseMechanic):
     def cannot_answer(self, e, card, window, player):
         if player in window.victims:
             return None
-        name = e.state.defs[card].name if card is not None else "This Surprise"
+        st = e.state
+        name = st.defs[card].name if card is not None else "This Surprise"
+        before = window.before
+        if before is not None and player in before.keepers:
+            lost = set(before.keepers[player]) - set(st.keepers[player])
+            gained = set(st.keepers[player]) - set(before.keepers[player])
+            if lost and gained:
+                return (f"{name} answers only a steal; {e.name(window.card)} swapped Keepers with {player} "
+                        f"({player} gave {e.names(sorted(lost))} and got {e.names(sorted(gained))}), and a swap is "
+                        "not a steal", "exchange-keepers-is-not-a-steal-for-its-a-trap", "no-burning-surprises")
         return (f"{name} answers only an action that is taking one of {player}'s Keepers; "
                 f"{e.name(window.card)} takes none (nobody receives a Keeper of {player}'s through it), so it would "
                 "have no effect", "no-burning-surprises", "stop-that-vs-free-action", "its-a-trap-takes-from-receiver")

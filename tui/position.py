@@ -96,6 +96,20 @@ def zone_title(zone: str) -> str:
     return ZONE_TITLES.get(zone, zone)
 
 
+def card_names(table: dict) -> list[str]:
+    """Every card the position names (unseen `?` cards and `xN` counts aside), each once,
+    in the order of its zones: what a question may ask the whereabouts of."""
+    out: dict[str, None] = {}
+    for zone in zones(table):
+        for entry in get_zone(table, zone):
+            if isinstance(entry, str):
+                m = _COPIES.match(entry)
+                name = (m.group(1) if m else entry).strip()
+                if name and name != "?":
+                    out[name] = None
+    return list(out)
+
+
 def players(table: dict) -> list[str]:
     value = table.get("players")
     return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []

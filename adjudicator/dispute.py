@@ -210,8 +210,10 @@ def _winner(engine: "Engine", step: "Step") -> Reply:
         lines = won
         if not wins.met.get(wins.winner):     # the claim that won (a card lent it) is over with the game
             text = f"{wins.winner} wins. {won[0].text}"
-    elif wins.winner and not wins.met.get(wins.winner):
-        lines = _step_lines(step)             # won otherwise than by a Goal (the last player standing)
+    elif not lines:
+        # won otherwise than by a Goal (the last player standing), or nobody meets one:
+        # what the disputed step did decides it (a Goal canceled, a Keeper taken...)
+        lines = _step_lines(step)
     return Reply(WINNER, text, lines, {"winner": wins.winner, "everyone_loses": wins.everyone_loses,
                                        "met": wins.met, "stopped": [s.player for s in wins.stopped]})
 

@@ -238,8 +238,13 @@ def test_where_a_card_ends_up_and_what_the_official_material_leaves_unsaid():
     ans = answer_of(TABLE.format(question="question: {text: Where is Bread?, ask: {where: Bread}}"))
     assert ans.text.startswith("Bread ends up in Ann's hand, where it was before.")
     ans = answer_of(TABLE.format(question="question: {text: Who wins?, ask: winner}"))
-    assert ans.text == ("Nobody wins: no Goal is in play. No official ruling speaks to this; the engine follows "
-                        "the cards' own text.")
+    assert ans.text == "Nobody wins: no Goal is in play."      # (the step's lines and rulings say why)
+    text = TABLE.replace("rules: [Play 2]", "rules: [Play 2]\n  keepers:\n    Ann: [Taxes]").replace(
+        "- play: Milk", "- use: Taxes")
+    ans = answer_of(text.format(question="question: May Ann pay off Taxes without Money?"))
+    assert ans.text == ("No: Ann may not use Taxes: Taxes can only be paid off together with Money, which Ann does "
+                        "not have. No official ruling speaks to this; the engine follows the cards' own text.")
+    assert ans.rulings == []
 
 
 # --------------------------------------------------------------------------- excerpts

@@ -59,7 +59,7 @@ RECORD_KEYS = ("id", "kind", "basis", "question", "answer", "sources", "cards", 
 # the answer's opening sentence would not (a "No." about something else)
 OUTCOMES = ("allowed", "refused")
 # a bare yes or no answers the record's own question, which a verdict does not show
-_BARE_ANSWER = re.compile(r"^(?:yes|no)(?:\s+(?:to|on)\s+(?:both|all)(?:\s+counts)?)?\s*[.,;:!\u2014-]\s*",
+_BARE_ANSWER = re.compile(r"^(?:yes|no|neither|both)(?:\s+(?:to|on)\s+(?:both|all)(?:\s+counts)?)?\s*[.,;:!\u2014-]\s*",
                           re.IGNORECASE)
 SOURCE_KEYS = ("edition", "document", "section", "question", "page", "line", "locator")
 # ids and aliases: lowercase words and digits joined by '-' (what scenarios may cite)
@@ -222,7 +222,7 @@ class Ruling:
         first = _BARE_ANSWER.sub("", parts[0], count=1).strip()
         if not first and len(parts) > 1:
             first = parts[1]
-        elif len(first.split()) < 4 and len(parts) > 1:
+        elif len(first.split()) < 5 and len(parts) > 1:   # "In front of you." says little alone
             first = f"{first} {parts[1]}"
         return first[:1].upper() + first[1:]
 

@@ -183,7 +183,7 @@ def with_copies(name: str, count: int) -> str:
 
 def rename_player(doc: dict, old: str, new: str) -> None:
     """Rename a player everywhere the document names them (seats, turn, zones, events,
-    expectations, what-if lines)."""
+    expectations, what-if lines, the question's `ask: {must: PLAYER}`)."""
     table = doc.setdefault("table", {})
 
     def same(x: Any) -> bool:
@@ -199,6 +199,10 @@ def rename_player(doc: dict, old: str, new: str) -> None:
         mapping = table.get(kind)
         if isinstance(mapping, dict):
             table[kind] = {(new if same(k) else k): v for k, v in mapping.items()}
+    question = doc.get("question")
+    ask = question.get("ask") if isinstance(question, dict) else None
+    if isinstance(ask, dict) and same(ask.get("must")):
+        ask["must"] = new
     _rename_in_line(doc, same, new)
 
 

@@ -328,3 +328,18 @@ def test_a_fault_is_told_in_the_apps_terms():
     assert "x to drop this event, then a: the menu lists Ann's answers" in advice
     for file_words in ("choose:", "line ", "`"):
         assert file_words not in advice
+
+
+def test_the_table_screen_places_a_problem_in_the_apps_terms():
+    from tui.position import doc_place
+    from tui.scenario_io import dump
+
+    doc = {"format": 1, "question": {"text": "What now?", "ask": {"must": "Dee"}},
+           "table": {"players": ["Ann"]}, "events": [{"play": "Milk"}, {"play": "Bread", "by": "Ann"}]}
+    text = dump(doc)
+    with pytest.raises(InputError) as exc:
+        load(text)
+    assert "no player is called 'Dee'" in exc.value.message
+    assert doc_place(text, exc.value.line) == "in the question (Ctrl+W rewrites it)"
+    assert doc_place(text, text.split("\n").index("  - play: Bread") + 1) == \
+        "in event 2 (Replay: x drops the last event)"

@@ -181,6 +181,27 @@ def with_copies(name: str, count: int) -> str:
 
 # --------------------------------------------------------------------------- players
 
+PLACES = {"question": "in the question (Ctrl+W rewrites it)", "cards": "in the declared cards (Ctrl+K)",
+          "expect": "in the expectations after the last event", "variations": "in a what-if line (Replay, l)",
+          "reshuffle": "in the reshuffle order"}
+
+
+def doc_place(text: str, line: int | None) -> str:
+    """Where a line of the document as the app would save it (`scenario_io.dump`) lies,
+    in the app's terms: "in the question (Ctrl+W rewrites it)", "in event 3 (Replay)"."""
+    key, event = "", 0
+    for number, row in enumerate(text.split("\n"), 1):
+        if row[:1].isalpha():
+            key = row.split(":", 1)[0]
+        elif key == "events" and row.startswith("  - "):
+            event += 1
+        if line is not None and number >= line:
+            break
+    if key == "events" and event:
+        return f"in event {event} (Replay: x drops the last event)"
+    return PLACES.get(key, "in the scenario")
+
+
 def rename_player(doc: dict, old: str, new: str) -> None:
     """Rename a player everywhere the document names them (seats, turn, zones, events,
     expectations, what-if lines, the question's `ask: {must: PLAYER}`)."""

@@ -340,9 +340,10 @@ class TableScreen(Screen):
 
                 from tui.scenario_io import dump
 
-                parse_scenario(strictyaml.parse(dump(doc), "scenario"), "scenario")
+                text = dump(doc)
+                parse_scenario(strictyaml.parse(text, "scenario"), "scenario")
             except InputError as exc:
-                problems = [PositionProblem(f"{exc.message} (line {exc.line} of the scenario as it would be saved)")]
+                problems = [PositionProblem(f"{exc.message} ({P.doc_place(text, exc.line)})")]
             except Exception as exc:
                 problems = [PositionProblem(f"the engine could not read the scenario: {exc}")]
         self.app.call_from_thread(self._show_problems, version, problems)

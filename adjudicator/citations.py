@@ -4,7 +4,8 @@ The engine names rulings by id and leaves their text to whoever holds the corpus
 `adjudicator` imports nothing from the packages above it. The rulings package
 registers itself here when it is imported (`rulings/__init__.py`), and from then on
 the scenario loader checks `cites:` and `rejected:` ids against it and verdicts show
-each cited ruling's one-line answer. A cited id may be an alias of a record (another
+under each step the part of each cited ruling that supports the step's outcome
+(`excerpt`). A cited id may be an alias of a record (another
 stable id under which the record opens); verdicts then name the record as well
 (`label`). With nothing registered (the engine used on its own) ids are checked for
 their form only and answers are left out.
@@ -20,6 +21,11 @@ class RulingSource(Protocol):
 
     def one_line(self, ruling_id: str) -> str:
         """The ruling's one-line answer ("" when there is none)."""
+        ...
+
+    def excerpt(self, ruling_id: str, outcome: str) -> str:
+        """The part of the ruling that decides a step it is cited at, whose outcome is
+        `outcome` ("allowed": the event stood; "refused": it was refused)."""
         ...
 
     def known_ids(self) -> set[str]:
@@ -54,6 +60,18 @@ def one_line(ruling_id: str) -> str:
         return ""
     try:
         return _source.one_line(ruling_id)
+    except Exception:  # a missing or broken record never breaks a verdict
+        return ""
+
+
+def excerpt(ruling_id: str, outcome: str = "allowed") -> str:
+    """The part of a cited ruling shown under a step whose outcome is `outcome`
+    ("allowed" or "refused"): a statement that supports it, never a bare "No." that
+    answers the ruling's own question. "" when no corpus is registered or it fails."""
+    if _source is None:
+        return ""
+    try:
+        return _source.excerpt(ruling_id, outcome)
     except Exception:  # a missing or broken record never breaks a verdict
         return ""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
 from adjudicator import interactions
 from adjudicator.answers import Decisions
@@ -406,6 +406,14 @@ class Core:
     def blocked(self, player: str, goal: int) -> bool:
         """A Creeper in front of `player` stops them meeting `goal` (unless the Goal
         needs it), and so does one in front of anyone that blocks every player."""
+        return next(self._blocking(player, goal), None) is not None
+
+    def blockers(self, player: str, goal: int) -> list[tuple[str, int]]:
+        """(holder, Creeper) for every Creeper that stops `player` meeting `goal`, as
+        `blocked` finds them (a read-only query for verdicts: who is stopped by what)."""
+        return list(self._blocking(player, goal))
+
+    def _blocking(self, player: str, goal: int) -> Iterator[tuple[str, int]]:
         st = self.state
         needed = st.defs[goal].impl.requires(self, goal)
         for p in st.players:
@@ -414,10 +422,9 @@ class Core:
                 if d.type != CREEPER or d.name in needed or self._block_lifted(k):
                     continue
                 if p == player and d.impl.blocks_win(self, k, player, goal):
-                    return True
-                if d.impl.blocks_everyone(self, k, p, goal):
-                    return True
-        return False
+                    yield p, k
+                elif d.impl.blocks_everyone(self, k, p, goal):
+                    yield p, k
 
     def _block_lifted(self, creeper: int) -> bool:
         """Whether a rule in force stops `creeper` blocking wins."""
@@ -1114,6 +1121,17 @@ class Core:
                            "rule-surprise-two-functions", ("out-of-turn-activity",))
         self.surprise_out_of_turn(player, ev)
         self.record(SURPRISE_PLAYED, d.key, player)
+
+    def end_turn_refusal(self, player: str) -> Rejected | None:
+        """Why `player` may not end the turn now, or None: a read-only query for
+        verdicts (a duty that would need a decision to judge counts as none)."""
+        self.decisions.pause_blocked += 1
+        try:
+            return self._end_turn_refusal(player)
+        except (Rejected, NeedDecision):
+            return None
+        finally:
+            self.decisions.pause_blocked -= 1
 
     def _end_turn_refusal(self, player: str) -> Rejected | None:
         """Why `player` may not end the turn now (None: they may)."""

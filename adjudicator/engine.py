@@ -119,14 +119,14 @@ class Engine:
                 d = self.pending.decision
                 assert d is not None            # a pending event always waits on its decision
                 raise ScenarioFault(f"the engine is still waiting for a decision ({d.describe()}); "
-                                    f"answer it with `choose:` before `{event.describe()}`")
+                                    f"answer it with `choose:` before `{event.describe()}`", "waiting", d)
             value = event.answer if event.verb == "choose" else event.card
             self._check_answer_kind(self.pending.decision, event.verb)
             self.pending.answers.append(Answer(value, event.verb, event.line, event.written))
             return self._run(self.pending)
         ended, self._ended_turn = self._ended_turn, None
         if event.verb in ("choose", "random") and not self._random_first_play(event):
-            raise ScenarioFault(f"`{event.describe()}` answers nothing: no decision is pending")
+            raise ScenarioFault(f"`{event.describe()}` answers nothing: no decision is pending", "unasked")
         pend = Pending(event, self.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
                         start_turn=self.state.turn_number)
         self._reusable = ended if ended is not None and ended.origin is self.state else None
@@ -208,7 +208,8 @@ class Engine:
 
     def _check_answer_kind(self, decision: Decision | None, verb: str) -> None:
         if decision is not None and verb == "random" and not decision.chance:
-            raise ScenarioFault(f"`random:` answers a draw of chance, but the engine waits for {decision.describe()}")
+            raise ScenarioFault(f"`random:` answers a draw of chance, but the engine waits for {decision.describe()}",
+                                "waiting", decision)
 
     # the engine's state for the run under way, held by the rules core and its parts:
     # saved when a run pauses or a trial steps aside, put back when it goes on
@@ -257,7 +258,7 @@ class Engine:
                 left = [a.value for a in self.core.decisions.answers[self.core.decisions.next_answer:]]
                 self.state = pend.snapshot
                 self.pending = None
-                raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}")
+                raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}", "leftover")
         except NeedDecision as need:          # asked where a run cannot pause: it ended there
             out = Pause(need.decision)
         except GameEnded:

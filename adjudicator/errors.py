@@ -34,4 +34,13 @@ class CatalogueError(FluxxJudgeError):
 
 
 class ScenarioFault(FluxxJudgeError):
-    """A scenario that misuses the format while it runs (an answer with no decision...)."""
+    """A scenario that misuses the format while it runs (an answer with no decision...).
+    `kind` says which misuse, so that the app can say what to do in its own terms:
+    "waiting" (an event came while a decision waits: `waiting` is that decision),
+    "unasked" (an answer with no decision pending), "leftover" (answers left once
+    the event was done), "" (any other)."""
+
+    def __init__(self, message: str, kind: str = "", waiting: object = None):
+        super().__init__(message)
+        self.kind = kind
+        self.waiting = waiting

@@ -95,6 +95,7 @@ class Code(StrEnum):
     ATTACHMENT_UNSAID = "attachment-unsaid"
     SOLO_DECKS = "solo-decks"              # a card in the wrong Solo deck
     ALREADY_WON = "already-won"
+    OVER_LIMIT = "over-limit"              # a player whose turn it is not, over a Hand or Keeper Limit
     PLAYS_UNSEEN = "plays-unseen"
 
 
@@ -298,6 +299,7 @@ class Position:
         out = [*self._rule_problems(), *self._zone_problems(), *self._attachment_problems(),
                *self._solo_problems()]
         if not out and not self.reading and not self.solo and not self.deal:
+            out.extend(self._limit_problems())
             out.extend(self._winner_problems())
         out.extend(self._play_problems())
         return out
@@ -425,6 +427,35 @@ class Position:
                     out.append(self._at(ref, Code.SOLO_DECKS,
                                         f"{ref.card.name} is a New Rule: in Solo Fluxx New Rules form their own deck "
                                         "(table.rules_pile), apart from the main deck"))
+        return out
+
+    def _limit_problems(self) -> list[PositionProblem]:
+        """A player whose turn it is not keeps to the Hand and Keeper Limits at all
+        times (rule-limits-only-off-turn): one over a Limit would already have
+        discarded down to it, so such a table cannot be reached."""
+        from adjudicator.engine import Engine
+
+        if not self.rules or self.turn is None:
+            return []
+        core = Engine(self.catalogue, self.state()).core
+        out: list[PositionProblem] = []
+        for p in self.players:
+            if p == self.turn or p in self.eliminated:
+                continue
+            hand, limit = self.hands.get(p, []), core.hand_limit(p)
+            if limit is not None and len(hand) > limit:
+                out.append(self._at(hand[limit], Code.OVER_LIMIT,
+                                    f"{p} holds {len(hand)} cards, over the Hand Limit of {limit}, while it is "
+                                    f"{self.turn}'s turn: a Limit binds every player whose turn it is not, so {p} "
+                                    f"would already have discarded down to {limit} (take cards out of {p}'s hand, "
+                                    f"or make it {p}'s turn)"))
+            keepers, limit = [r for r in self.keepers.get(p, []) if r.card.type == KEEPER], core.keeper_limit(p)
+            if limit is not None and len(keepers) > limit:
+                out.append(self._at(keepers[limit], Code.OVER_LIMIT,
+                                    f"{p} has {len(keepers)} Keepers, over the Keeper Limit of {limit}, while it is "
+                                    f"{self.turn}'s turn: a Limit binds every player whose turn it is not, so {p} "
+                                    f"would already have given up Keepers down to {limit} (take Keepers away from "
+                                    f"{p}, or make it {p}'s turn)"))
         return out
 
     def _winner_problems(self) -> list[PositionProblem]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from adjudicator import citations
 from adjudicator.replay import DisputeAnswer, Step, Verdict, VariationVerdict, ruling_answer
 
-_ruling_line = ruling_answer
+# a ruling's excerpt is shown the first time it is cited for an outcome: `shown` holds
+# (ruling id, excerpt) pairs, so one cited at an allowed and then at a refused step is
+# shown again where its statement differs
+Shown = set[tuple[str, str]]
 
 
 def compact_table(table: dict) -> str:
@@ -25,8 +28,9 @@ def compact_table(table: dict) -> str:
     return "\n      ".join(parts)
 
 
-def render_answer(answer: DisputeAnswer, shown: set[str]) -> list[str]:
-    """The question, `Answer: ...`, the lines that decide it and their rulings."""
+def render_answer(answer: DisputeAnswer, shown: Shown) -> list[str]:
+    """The question (and the kind of answer it asks), `Answer: ...`, the lines that
+    decide it and their rulings."""
     lines = []
     if answer.question:
         lines.append(f"Question: {answer.question}")
@@ -37,12 +41,12 @@ def render_answer(answer: DisputeAnswer, shown: set[str]) -> list[str]:
     if answer.rulings:
         lines.append("   Rulings:")
         for r in answer.rulings:
-            shown.add(r.id)
+            shown.add((r.id, r.answer))
             lines.append(f"     {r.label}: {r.answer}" if r.answer else f"     {r.label}")
     return lines
 
 
-def render_step(step: Step, shown: set[str], judged: bool = True) -> list[str]:
+def render_step(step: Step, shown: Shown, judged: bool = True) -> list[str]:
     head = "Set-up" if step.number == 0 else f"Step {step.number}: {step.words or step.label}"
     if step.number and step.words:
         head += f"  ({step.label}" + (f", line {step.line})" if step.line else ")")
@@ -54,9 +58,9 @@ def render_step(step: Step, shown: set[str], judged: bool = True) -> list[str]:
         cite = f"  [{', '.join(entry.cites)}]" if entry.cites else ""
         lines.append(f"   - {entry.text}{cite}")
         for rid in entry.cites:
-            if rid not in shown:
-                shown.add(rid)
-                text = _ruling_line(rid)
+            text = ruling_answer(rid, step.outcome)
+            if (rid, text) not in shown:
+                shown.add((rid, text))
                 if text:
                     lines.append(f"       {citations.label(rid)}: {text}")
     if step.decision:
@@ -82,7 +86,7 @@ def render_verdict(verdict: Verdict) -> str:
     if sc.note:
         lines.append(sc.note)
     lines.append("")
-    shown: set[str] = set()
+    shown: Shown = set()
     if verdict.answer is not None:
         lines.extend(render_answer(verdict.answer, shown))
         lines.append("")
@@ -109,7 +113,7 @@ def render_verdict(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-def render_variation(v: VariationVerdict, shown: set[str], judged: bool) -> list[str]:
+def render_variation(v: VariationVerdict, shown: Shown, judged: bool) -> list[str]:
     number = ".".join(str(i + 1) for i in v.path)
     where = "from the set-up" if v.variation.after == 0 else f"after event {v.variation.after}"
     lines = [f"Variation {number}: {v.name}  (branches {where}; line {v.variation.line})"]

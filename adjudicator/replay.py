@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from adjudicator.catalogue import Catalogue
 from adjudicator.decisions import ORDER, Decision
+from adjudicator.dispute import ALLOWED, DisputeAnswer, Probe, RulingLine, dispute_answer, step_outcome
 from adjudicator.engine import Engine, Entry, StepResult, cites_of
 from adjudicator.errors import InputError, ScenarioFault
 from adjudicator.events import Event
@@ -43,6 +44,13 @@ class Step:
     words: str = ""                   # the event in words ("Ann plays Milk")
     shared: bool = False              # a variation's step that the line it branches from made
     turn_number: int = 0              # the table's turn count after the step (a cancel can take it back)
+    actor: str = ""                   # who makes the event (the player a decision waits for, for an answer)
+    fault: ScenarioFault | None = None   # the misuse of the format that stopped the line here
+
+    @property
+    def outcome(self) -> str:
+        """What the rulings cited here are cited for: a refused event, or one that stood."""
+        return step_outcome(self)
 
     @property
     def cites(self) -> list[str]:
@@ -59,51 +67,6 @@ class Step:
             "note": self.note or None, "failures": self.failures, "refusal": self.refusal or None,
             "shared": self.shared, "table": self.table,
         }
-
-
-@dataclass
-class RulingLine:
-    id: str
-
-    @functools.cached_property
-    def answer(self) -> str:
-        """The ruling's one-line answer ("" when the corpus lacks it), read when first
-        shown: `check` never needs it."""
-        return ruling_answer(self.id)
-
-    @functools.cached_property
-    def record(self) -> str:
-        """The id of the record the cited id opens (differs for an alias)."""
-        from adjudicator import citations
-
-        return citations.record_id(self.id)
-
-    @property
-    def label(self) -> str:
-        """The cited id, and for an alias the record it opens."""
-        return self.id if self.record == self.id else f"{self.id} (record {self.record})"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "record": self.record, "answer": self.answer}
-
-
-@dataclass
-class DisputeAnswer:
-    """The answer to the file's question: what became of the disputed event, the
-    explanation lines that decide it and the rulings they cite."""
-
-    question: str
-    step: int                         # the disputed event's number (0: the file has no events)
-    event: str                        # the disputed event in words
-    outcome: str                      # done | refused | waiting | fault | not-reached | none
-    text: str                         # the answer in one or two sentences
-    lines: list[Entry] = field(default_factory=list)
-    rulings: list[RulingLine] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"question": self.question or None, "step": self.step, "event": self.event, "outcome": self.outcome,
-                "answer": self.text, "explanation": [{"text": e.text, "cites": list(e.cites)} for e in self.lines],
-                "rulings": [r.to_json() for r in self.rulings]}
 
 
 @dataclass
@@ -381,9 +344,10 @@ def check_expectation(engine: Engine, exp: Expectation, result: Outcome | None, 
 
 def replay(sc: Scenario, seed: int = 0) -> Verdict:
     """Replay the main line, answer the question, then replay every variation."""
-    verdict = replay_line(sc, [], sc.events, sc.expect, seed)
+    probe = Probe(sc)
+    verdict = replay_line(sc, [], sc.events, sc.expect, seed, probe)
     if verdict.error is None:
-        verdict.answer = dispute_answer(sc, verdict)
+        verdict.answer = dispute_answer(sc, verdict, probe)
         verdict.variations = replay_variations(sc, [], sc.events, sc.variations, (), seed)
     return verdict
 
@@ -403,13 +367,22 @@ def replay_variations(sc: Scenario, shared: list[ScenarioEvent], own: list[Scena
 
 
 def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEvent],
-                expect: Expectation | None, seed: int = 0) -> Verdict:
+                expect: Expectation | None, seed: int = 0, probe: Probe | None = None) -> Verdict:
     """Replay `shared` then `own` events from the set-up. Only the `own` events are
-    judged: the shared ones belong to the line this one branches from."""
+    judged: the shared ones belong to the line this one branches from. A `probe`
+    reads the engine just before and after its event (`probe.at`; 0: the set-up)."""
     try:
         engine, setup = start_engine(sc, seed)
     except InputError as exc:
         return Verdict(sc, [], [], None, error=exc)
+    setup.actor = engine.state.active_player
+    # whose each turn was, by the table's turn count: an event may belong to a turn that
+    # has since passed (a Surprise in the window of a turn-ending card)
+    whose = {engine.state.turn_number: engine.state.active_player}
+    if probe is not None and probe.at == 0:
+        probe.before(engine)
+        probe.after(engine, setup, engine.state.active_player, engine.state.turn_number, engine.state.turn_number,
+                    None, None)
     steps = [setup]
     failures: list[str] = []
     cited: list[str] = list(setup.cites)
@@ -428,6 +401,11 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
                 words = f"{actor}'s choice: {pend.outcome(names if isinstance(ev.answer, list) else names[0])}"
             except Exception:
                 pass
+        start_number = engine.state.turn_number
+        probing = probe is not None and probe.at == i
+        if probing:
+            assert probe is not None
+            probe.before(engine)
         try:
             result = engine.submit(ev)
             entries = list(result.entries)
@@ -448,7 +426,7 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
         except ScenarioFault as fault:
             step = Step(i, label, "fault", [Entry(f"Scenario error: {fault}")], engine.state.compact(),
                         turn_number=engine.state.turn_number, line=ev.line,
-                        note=ev.note, words=words, shared=is_shared)
+                        note=ev.note, words=words, shared=is_shared, actor=actor, fault=fault)
             msg = f"event {i} ({label}, line {ev.line}): {fault}"
             if is_shared:
                 msg = f"the line this one branches from stops at its {msg}"
@@ -461,8 +439,16 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
             who = who_decides(engine, result.decision)
             if who is not None:
                 entries.append(who)
+        # a refused event leaves the table as it was: its turn is over if it already was (1.1, item 7)
+        turn_over = result.turn_over if result.status != "rejected" else engine.core.turn_over_since(start_number)
         step = Step(i, label, result.status, entries, engine.state.compact(), result.reason, result.ruling,
-                    result.decision, ev.note, turn_number=engine.state.turn_number, line=ev.line, turn_over=result.turn_over, words=words, shared=is_shared)
+                    result.decision, ev.note, turn_number=engine.state.turn_number, line=ev.line,
+                    turn_over=turn_over, words=words, shared=is_shared, actor=actor)
+        whose.setdefault(engine.state.turn_number, engine.state.active_player)
+        if probing:
+            assert probe is not None
+            event_turn = engine.core.windows.event_turn if result.status != "rejected" else start_number
+            probe.after(engine, step, whose.get(event_turn, step.actor), event_turn, start_number, steps[-1], ev)
         for c in step.cites:
             if c not in cited:
                 cited.append(c)
@@ -476,7 +462,7 @@ def replay_line(sc: Scenario, shared: list[ScenarioEvent], own: list[ScenarioEve
             if sc.has_expectations:     # without expectations, a refusal is the answer (1.1, item 4)
                 failures.append(step.refusal)
         if sev.expect is not None:
-            for f in check_expectation(engine, sev.expect, result, cited):
+            for f in check_expectation(engine, sev.expect, step, cited):
                 step.failures.append(f"event {i} ({label}, line {ev.line}): {f}")
         failures.extend(step.failures)
     if expect is not None and not any(s.status == "fault" for s in steps):
@@ -533,89 +519,13 @@ def _same_ruling(want: str, cited: list[str]) -> bool:
     return any(citations.record_id(c) == record for c in cited)
 
 
-def ruling_answer(ruling_id: str) -> str:
-    """A ruling's one-line answer, or "" when no corpus is registered (see
+def ruling_answer(ruling_id: str, outcome: str = ALLOWED) -> str:
+    """The part of a ruling shown under a step it is cited at: its statement for the
+    step's outcome (allowed or refused), or "" when no corpus is registered (see
     `adjudicator.citations`)."""
     from adjudicator import citations
 
-    return citations.one_line(ruling_id)
-
-
-def dispute_answer(sc: Scenario, verdict: Verdict) -> DisputeAnswer:
-    """What became of the disputed event, and the lines and rulings that decide it."""
-    n = sc.disputed_event
-    if n == 0:
-        return DisputeAnswer(sc.question, 0, "", "none",
-                             "The file has no events, so no play is in dispute: the verdict describes the position.")
-    step = next((s for s in verdict.steps if s.number == n), None)
-    ev = sc.events[n - 1].event
-    if step is None:
-        last = verdict.steps[-1]
-        return DisputeAnswer(sc.question, n, ev.describe(), "not-reached",
-                             f"The replay stopped at step {last.number} and never reached the disputed event {n} "
-                             f"({ev.describe()}).", list(last.entries))
-    words = step.words or step.label
-    if step.status == "rejected":
-        outcome = "refused"
-        text = f"{words}: refused."
-    elif step.status == "waiting":
-        outcome = "waiting"
-        d = step.decision
-        assert d is not None          # a waiting step records what it waits for
-        who = "chance" if d.chance else d.by
-        text = f"{words}: allowed, and now {who} must decide: {d.prompt}."
-    elif step.status == "fault":
-        outcome = "fault"
-        text = f"The scenario is in error at {words}: {step.failures[0] if step.failures else ''}"
-    elif ev.verb in ("choose", "random"):
-        outcome = "done"                 # an answer is not allowed or refused: it is told by what it does
-        text = f"{words}." + _consequences(step, verdict)
-    else:
-        outcome = "done"
-        text = f"{words}: allowed." + _consequences(step, verdict)
-    lines = [e for e in step.entries if e.cites or e.kind == "reveal"] or list(step.entries)
-    lines = _deciding_first(lines, step)
-    rulings = [RulingLine(r) for r in cites_of(lines)]
-    return DisputeAnswer(sc.question, n, words, outcome, text, lines, rulings)
-
-
-def _deciding_first(lines: list[Entry], step: Step) -> list[Entry]:
-    """The lines that decide what the Answer says come first: a refusal's reason, a
-    win, a turn ended, then the rest in the order they happened."""
-    table = step.table
-    if step.status == "rejected":
-        wanted = "refusal"
-    elif table.get("winner") or table.get("everyone_loses"):
-        wanted = "win"
-    elif step.turn_over:
-        wanted = "turn_end"
-    else:
-        return lines
-    return sorted(lines, key=lambda e: e.kind != wanted)
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return ""
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _consequences(step: Step, verdict: Verdict) -> str:
-    table = step.table
-    before = next((s for s in reversed(verdict.steps) if s.number < step.number), None)
-    parts = []
-    if table.get("winner"):
-        parts.append(f"{table['winner']} wins.")
-    elif table.get("everyone_loses"):
-        parts.append("The game ends and everyone loses.")
-    elif before is not None and step.turn_number < before.turn_number:
-        # a cancel took back what ended the turn: the earlier turn goes on
-        parts.append(f"What ended the turn is undone: it is {table['turn']}'s turn again.")
-    elif step.turn_over:
-        parts.append(f"The turn ends; it is now {table['turn']}'s turn.")
-    return (" " + " ".join(parts)) if parts else ""
+    return citations.excerpt(ruling_id, outcome)
 
 
 def _last_result(steps: list[Step]) -> Step | None:

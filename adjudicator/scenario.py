@@ -19,6 +19,7 @@ from adjudicator.errors import InputError
 from adjudicator.events import Event
 from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS
 from adjudicator.names import name_problem
+from adjudicator.questions import Ask, read_question
 from adjudicator.mechanics.base import CARD_TYPES, CREEPER, GOAL, KEEPER, BASIC
 from adjudicator.position import (COPIES, CardRef, Position, PositionProblem, find_player,
                                   no_such_player, player_name_problems, resolve_card, source_of, split_copy, split_entry)
@@ -108,6 +109,7 @@ class Scenario:
     catalogue: Catalogue
     reshuffle: list[str] = field(default_factory=list)
     question: str = ""                                       # the dispute in the players' words (1.1, item 4)
+    ask: Ask | None = None                                   # the kind of answer it wants (1.2, item 5); None: the verdict picks
     disputed: int | None = None                              # 1-based event marked `disputed: true`
     variations: list[Variation] = field(default_factory=list)
     declared: list["Declared"] = field(default_factory=list)   # `cards:` (1.1, item 8)
@@ -518,7 +520,9 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
         joined = [e.event.answer for e in sc.events if e.event.verb == "join"]
         sc.expect = _expectation(top["expect"], reader, players + joined, "the final expect")
     if "question" in top:
-        sc.question = top["question"].as_str("question").strip()
+        everyone = players + [e.event.answer for e in sc.events if e.event.verb == "join"]
+        sc.question, sc.ask = read_question(top["question"], lambda n: reader.card(n, "ask.where").name,
+                                            lambda n: _player(n, everyone, "ask.must"))
     sc.disputed = _disputed(sc.events)
     if "variations" in top:
         sc.variations = _variations(top["variations"], reader, players, sc.events, "the main line", 1)

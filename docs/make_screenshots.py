@@ -28,7 +28,7 @@ DISPUTE = {
     "format": 1,
     "id": "time-portal-under-play-all",
     "title": "Time Portal under Play All",
-    "question": "Does Ann's turn end when she plays Time Portal under Play All?",
+    "question": {"text": "Does Ann's turn end when she plays Time Portal under Play All?", "ask": "turn"},
     "table": {
         "players": ["Ann", "Ben", "Cal"],
         "turn": "Ann",

@@ -19,6 +19,11 @@ class _Corpus:
 
         return one_line(ruling_id)
 
+    def excerpt(self, ruling_id: str, outcome: str) -> str:
+        from rulings.corpus import excerpt
+
+        return excerpt(ruling_id, outcome)
+
     def known_ids(self) -> set[str]:
         from rulings.corpus import citable_ids, imported_rulings
 

@@ -53,7 +53,14 @@ BASES = ("official", "derived", "no-ruling-yet")
 BASIS_WORDS = {"official": "official ruling", "derived": "derived from official rulings",
                "no-ruling-yet": "no official ruling yet"}
 RECORD_KEYS = ("id", "kind", "basis", "question", "answer", "sources", "cards", "topics",
-               "related", "rests_on", "aliases", "editions", "applies_via")
+               "related", "rests_on", "aliases", "editions", "applies_via", "statements")
+# what a verdict shows of a ruling under a step it is cited at, by the step's outcome:
+# `statements: {allowed: ..., refused: ...}` says it in one sentence of our own where
+# the answer's opening sentence would not (a "No." about something else)
+OUTCOMES = ("allowed", "refused")
+# a bare yes or no answers the record's own question, which a verdict does not show
+_BARE_ANSWER = re.compile(r"^(?:yes|no|neither|both)(?:\s+(?:to|on)\s+(?:both|all)(?:\s+counts)?)?\s*[.,;:!\u2014-]\s*",
+                          re.IGNORECASE)
 SOURCE_KEYS = ("edition", "document", "section", "question", "page", "line", "locator")
 # ids and aliases: lowercase words and digits joined by '-' (what scenarios may cite)
 ID_FORM = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -171,6 +178,7 @@ class Ruling:
     aliases: tuple[str, ...] = ()
     stated_editions: tuple[str, ...] = ()
     applies_via: str = ""
+    statements: tuple[tuple[str, str], ...] = ()     # (outcome, statement): see OUTCOMES
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -197,6 +205,31 @@ class Ruling:
         if len(parts) > 1 and len(parts[0].split()) < 4:
             return f"{parts[0]} {parts[1]}"
         return parts[0] if parts else ""
+
+    def excerpt(self, outcome: str) -> str:
+        """The part of the ruling that decides a step it is cited at, whose outcome is
+        `outcome` (allowed or refused): the record's statement for that outcome, else
+        its one-line answer without a bare "Yes."/"No." opening (that answers the
+        record's own question, not the step)."""
+        stated = dict(self.statements)
+        if outcome in stated:
+            return stated[outcome]
+        if not self.answered:
+            return self.one_line()
+        parts = sentences(self.answer, self.cards_as_written + self.cards)
+        if not parts:
+            return ""
+        first = _BARE_ANSWER.sub("", parts[0], count=1).strip()
+        if not first and len(parts) > 1:
+            first = parts[1]
+        elif len(first.split()) < 5 and len(parts) > 1:   # "In front of you." says little alone
+            first = f"{first} {parts[1]}"
+        return first[:1].upper() + first[1:]
+
+    @property
+    def opens_with_answer(self) -> bool:
+        """Whether the answer opens with a bare yes or no (to the record's own question)."""
+        return bool(_BARE_ANSWER.match(self.answer.strip()))
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -356,6 +389,20 @@ def validate(raw: dict[str, dict[str, Any]], checklist: list[str] | None = None)
             value = rec.get(key, [])
             if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
                 problems.append(f"{fname}: {key} must be a list of non-empty strings")
+        stated = rec.get("statements")
+        if stated is not None:
+            if not isinstance(stated, dict) or not stated:
+                problems.append(f"{fname}: statements must map an outcome ({', '.join(OUTCOMES)}) to a sentence")
+            else:
+                for key, text in stated.items():
+                    if key not in OUTCOMES:
+                        problems.append(f"{fname}: statements has the unknown outcome {key!r} (one of "
+                                        f"{', '.join(OUTCOMES)})")
+                    elif not isinstance(text, str) or not text.strip():
+                        problems.append(f"{fname}: the {key} statement must be non-empty text")
+                    elif _BARE_ANSWER.match(text.strip()):
+                        problems.append(f"{fname}: the {key} statement opens with a bare yes or no; say what "
+                                        "decides the step instead")
         via = rec.get("applies_via")
         if via is not None and (not isinstance(via, str) or not via.strip()):
             problems.append(f"{fname}: applies_via must be non-empty text (the supported card or rule "
@@ -486,7 +533,8 @@ def _to_ruling(rec: dict[str, Any], catalogue) -> Ruling:
         related=tuple(rec.get("related") or []), cards_as_written=written,
         basis=default_basis(rec), rests_on=tuple(rec.get("rests_on") or ()),
         aliases=tuple(rec.get("aliases") or ()), stated_editions=tuple(rec.get("editions") or ()),
-        applies_via=" ".join(str(rec.get("applies_via") or "").split()))
+        applies_via=" ".join(str(rec.get("applies_via") or "").split()),
+        statements=tuple((k, " ".join(str(v).split())) for k, v in (rec.get("statements") or {}).items()))
 
 
 class Corpus:
@@ -617,6 +665,11 @@ def citable_ids() -> set[str]:
 def one_line(rid: str) -> str:
     """One-line summary of a ruling (the first sentence of its answer)."""
     return get(rid).one_line()
+
+
+def excerpt(rid: str, outcome: str) -> str:
+    """What a verdict shows of a ruling under a step whose outcome is `outcome`."""
+    return get(rid).excerpt(outcome)
 
 
 def imported_rulings() -> list[Ruling]:

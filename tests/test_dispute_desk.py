@@ -5,6 +5,8 @@ does, variations, typed events, and cards that meet through the library."""
 
 from __future__ import annotations
 
+import re
+
 import json
 import random
 from collections import Counter
@@ -224,7 +226,8 @@ def test_replay_opens_with_the_question_and_its_answer(tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[2] == "Question: Under Play All, does Time Portal end Ann's turn before she plays Bread?"
-    assert out[3].startswith("Answer: Ann plays Time Portal: allowed. The turn ends; it is now Ben's turn.")
+    # a plain question: the verdict picks the kind the disputed event settles (the turn)
+    assert out[3] == "Answer: Ann's turn is over; it is now Ben's turn."
     head = "\n".join(out[:out.index("Step by step:")])
     assert "play-all-vs-turn-end" in head and "   Rulings:" in head
     assert "play-all-vs-turn-end: " in head           # with its one-line answer
@@ -256,7 +259,7 @@ def test_a_refusal_is_an_answer_without_expectations(tmp_path, capsys):
     path = write_scenario(tmp_path, text)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "Answer: Ann plays Bread: refused." in out
+    assert "Answer: No: Ann may not play Bread: " in out
     for word in ("FAIL", "expected otherwise", "did not hold", "expectation did not"):
         assert word not in out
     assert main(["check", str(path)]) == 0
@@ -271,11 +274,15 @@ def test_a_refusal_is_an_answer_without_expectations(tmp_path, capsys):
 def test_a_waiting_disputed_event_names_who_decides_and_the_ruling():
     path = REPO / "scenarios" / "base" / "double-agenda-trashed-remover-picks-goal.yaml"
     text = path.read_text().split("  - choose: Toast")[0]
-    v = run(text)
+    # asked plainly, the question of a waiting event is what the one who decides must do
+    plain = re.sub(r"question:\n  text: .*\n  ask: .*\n", "question: Who picks the Goal that stays?\n", text)
+    v = run(plain)
     step = v.steps[2]
     assert step.status == "waiting"
     assert "double-agenda-removed-choice" in step.cites
-    assert v.answer.outcome == "waiting" and "now Ann must decide" in v.answer.text
+    assert v.answer.outcome == "waiting" and v.answer.kind == "must"
+    assert v.answer.text.startswith("Ann must decide now: ")
+    assert "double-agenda-removed-choice" in [r.id for r in v.answer.rulings]
     d = v.engine.pending.decision
     assert d.outcome("Toast") == "Toast goes; Baked Goods stays"
     assert parse_typed_event("Toast goes; Baked Goods stays", v.engine) == {"choose": "Toast"}

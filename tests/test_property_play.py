@@ -96,6 +96,20 @@ def random_position(seed: int, deck: str | None = None, seats: int | None = None
             state.discard.append(c)
             continue
         state.draw_pile.append(c)
+    # unreachable too: a player whose turn it is not over a Limit would already have met it
+    core = Engine(cat, state).core
+    for p in players[1:]:
+        limit = core.keeper_limit(p)
+        for k in [k for k in state.keepers[p] if defs[k].type == "keeper"][limit:] if limit is not None else []:
+            state.keepers[p].remove(k)
+            state.discard.append(k)
+    state.figures = state.rule_figures = None       # (the figures worked out for the table before)
+    core = Engine(cat, state).core
+    for p in players[1:]:
+        limit = core.hand_limit(p)
+        while limit is not None and len(state.hands[p]) > limit:
+            state.discard.append(state.hands[p].pop())
+    state.figures = state.rule_figures = None
     state.secrets = {c: p for p in players for c in state.hands[p] if defs[c].type == "secret"}
     state.rng = Rng(seed)
     engine = Engine(cat, state)

@@ -113,6 +113,22 @@ CHANGES = {
     "winner a list": (_set(("expect", "winner"), ["Ann"]), False),
     "game_over text": (_set(("expect", "game_over"), "no"), False),
     "reshuffle text": (_set(("reshuffle",), "Milk"), False),
+    # the question asked and the kind of answer it wants (format 1.2, item 5)
+    "question text": (_set(("question",), "May Ann play Milk?"), True),
+    "question a number": (_set(("question",), 5), False),
+    "question asks winner": (_set(("question",), {"text": "Who wins?", "ask": "winner"}), True),
+    "question asks legal": (_set(("question",), {"text": "May she?", "ask": "legal"}), True),
+    "question asks respond": (_set(("question",), {"text": "Can Ben answer it?", "ask": "respond"}), True),
+    "question asks where": (_set(("question",), {"text": "Where does Milk go?", "ask": {"where": "Milk"}}), True),
+    "question asks must": (_set(("question",), {"text": "What must Ben do?", "ask": {"must": "Ben"}}), True),
+    "question text only": (_set(("question",), {"text": "Whose turn is it?"}), True),
+    "question without text": (_set(("question",), {"ask": "turn"}), False),
+    "question empty text": (_set(("question",), {"text": "", "ask": "turn"}), False),
+    "question unknown kind": (_set(("question",), {"text": "Who?", "ask": "who"}), False),
+    "question kind a number": (_set(("question",), {"text": "Who?", "ask": 3}), False),
+    "question where a word": (_set(("question",), {"text": "Where?", "ask": "where"}), False),
+    "question two kinds": (_set(("question",), {"text": "Where?", "ask": {"where": "Milk", "must": "Ann"}}), False),
+    "question unknown key": (_set(("question",), {"text": "Who?", "asks": "winner"}), False),
 }
 
 

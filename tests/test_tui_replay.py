@@ -254,3 +254,40 @@ async def test_typed_events_in_the_menus_words(tmp_path):
         assert app.session.doc["events"] == [{"play": "Milk", "by": "Ann"},
                                              {"surprise": "That's Mine", "by": "Ben", "against": "Milk"}]
         assert "reveals" in shown(screen, "#explain-text")
+
+
+async def test_the_answer_says_what_it_asks_and_a_fault_in_the_apps_terms(tmp_path):
+    """The question's kind is written with q (then kept in the file), the answer says which
+    kind it gives; an event that cannot come where it stands is explained with the app's
+    keys, never with the file's syntax or its line numbers."""
+    path = tmp_path / "fault.yaml"
+    path.write_text("format: 1\nid: fault\nquestion: Does Ann win?\ntable:\n  players: [Ann, Ben]\n"
+                    "  rules: [Play 2]\n  hands:\n    Ann: [Trash a Keeper, Bread]\n  keepers:\n"
+                    "    Ben: [Milk, Sleep]\n  draw_pile: ['? x10']\nevents:\n  - play: Trash a Keeper\n"
+                    "  - play: Bread\n", encoding="utf-8")
+    app = FluxxJudgeApp(open_file=str(path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await replay_ready(pilot)
+        answer = shown(screen, "#answer")
+        assert "the game is waiting for Ann to decide first" in answer and "Press x to drop this event" in answer
+        await pilot.press("end")
+        explained = shown(screen, "#explain-text")
+        assert "This event cannot come here" in explained
+        for file_words in ("choose:", "line 14", "`"):
+            assert file_words not in answer + explained
+        await pilot.press("x")                               # drop it: the answer is now about the play
+        await until(pilot, lambda: len(screen.verdict.steps) == 2 and not screen.busy)
+        assert "asks must: what must a player do now?, picked by the verdict" in shown(screen, "#answer")
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, PromptModal))
+        await pilot.press("enter")                           # the text as it was; then what it asks
+        await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
+        choice = app.screen.query_one("#choice-list")
+        choice.highlighted = next(i for i, o in enumerate(choice.options) if o.id == "winner")
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, ChoiceModal) and screen.verdict.answer.asked
+                    and not screen.busy)
+        assert app.session.doc["question"] == {"text": "Does Ann win?", "ask": "winner"}
+        answer = shown(screen, "#answer")
+        assert "asks winner: does anyone win, and if not, what stops them?" in answer
+        assert "Answer: Nobody wins: no Goal is in play." in answer

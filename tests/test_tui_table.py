@@ -155,13 +155,15 @@ async def test_a_broken_file_shows_a_readable_error(tmp_path):
 def test_renaming_a_player_reaches_the_what_if_lines():
     from tui.position import rename_player
 
-    doc = {"table": {"players": ["Ann", "Ben"], "hands": {"Ben": ["Milk"]}},
+    doc = {"question": {"text": "What must he do?", "ask": {"must": "Ben"}},
+           "table": {"players": ["Ann", "Ben"], "hands": {"Ben": ["Milk"]}},
            "events": [{"play": "Milk", "by": "Ben"}],
            "variations": [{"after": 0, "events": [{"end_turn": True, "by": "Ben"}], "expect": {"turn": "Ben"},
                            "variations": [{"after": 1, "events": [{"play": "Bread", "by": "ben"}]}]}]}
     rename_player(doc, "Ben", "Bob")
     assert "Ben" not in str(doc) and "ben" not in str(doc)
     assert doc["variations"][0]["variations"][0]["events"][0]["by"] == "Bob"
+    assert doc["question"]["ask"] == {"must": "Bob"}
 
 
 def test_a_huge_copy_count_is_refused_never_a_crash():

@@ -111,6 +111,10 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         text("Does Ann's turn end when she plays Time Portal under Play All?")
         keys("Enter")
         wait_gone(session, "The question in dispute")
+        wait_for(session, "What does the question ask?")  # then what kind of answer it wants
+        text("turn")
+        keys("Enter")
+        wait_gone(session, "What does the question ask?")
         wait_for(session, "Problems: none")
 
         keys("F3")                                    # replay: the menu offers only what is legal
@@ -119,7 +123,8 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         wait_for(session, "Ann plays Time Portal", "Ann plays The Moon")
         text("portal")                                # type-ahead narrows the menu
         keys("Enter")                                 # (Dreams, the one card to take back, is taken)
-        shown = wait_for(session, "Q: Does Ann's turn end", "Answer:", "Ben's turn", "Step 1 of 1")
+        shown = wait_for(session, "Q: Does Ann's turn end", "Answer: Ann's turn is over; it is now Ben's turn",
+                         "Step 1 of 1")
         assert shown.index("Q: Does Ann") < shown.index("Answer:") < shown.index("Step 1 of 1")
 
         keys("C-s")                                   # a new scenario: Save asks where, in the user's folder
@@ -128,7 +133,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         wait_for(session, "Saved to")
         saved = folder / "new-dispute.yaml"
         sc = load_scenario(str(saved))
-        assert sc.question.startswith("Does Ann's turn end")
+        assert sc.question.startswith("Does Ann's turn end") and sc.ask is not None and sc.ask.kind == "turn"
         assert [c.card.key for c in sc.position.hands["Ben"]] == ["?"] * 3
         keys("C-s")                                   # saving again is confirmed too
         wait_for(session, "already")

@@ -249,27 +249,68 @@ class FluxxJudgeApp(App[int]):
         self._unless_unsaved(go, "Start a new scenario")
 
     def ask_question(self, then=None) -> None:
-        """Let the user write the question in dispute (`question:`), then call `then()`."""
+        """Let the user write the question in dispute (`question:`) and say what kind of
+        answer it wants (format 1.2, item 5), then call `then()`."""
+        from adjudicator.questions import plain_question
         from tui.widgets import PromptModal
 
-        current = self.session.doc.get("question")
+        current, ask = plain_question(self.session.doc.get("question"))
 
         def written(text: str | None) -> None:
             if text is None:
                 return
             text = " ".join(text.split())
-            if text:
-                self.session.doc["question"] = text
-            else:
+            if not text:
                 self.session.doc.pop("question", None)
+                self.session.touch()
+                if then:
+                    then()
+                return
+            self._ask_kind(text, ask, then)
+
+        self.push_screen(PromptModal("The question in dispute, in the players' own words", current,
+                                     "Does Ann's turn end when she plays Time Portal under Play All?",
+                                     "The verdict opens with it and its answer. Enter: next, say what it asks "
+                                     "- Esc: cancel"), written)
+
+    def _ask_kind(self, text: str, ask, then=None) -> None:
+        """The kind of answer the question wants: picked from a list, a card or a
+        player where the kind is about one; Esc keeps the kind it had."""
+        from adjudicator.questions import ASKS, KINDS, MUST, WHERE, ask_words
+        from tui import position as P
+        from tui.widgets import ChoiceModal
+
+        def keep(data) -> None:
+            self.session.doc["question"] = text if data is None else {"text": text, "ask": data}
             self.session.touch()
             if then:
                 then()
 
-        self.push_screen(PromptModal("The question in dispute, in the players' own words",
-                                     current if isinstance(current, str) else "",
-                                     "Does Ann's turn end when she plays Time Portal under Play All?",
-                                     "The verdict opens with it and its answer. Enter: keep - Esc: cancel"), written)
+        def about(kind: str, names: list[str]) -> None:
+            def picked(name: str | None) -> None:
+                keep({kind: name} if name else ask)
+            title = "Where does which card end up?" if kind == WHERE else "What must which player do?"
+            self.push_screen(ChoiceModal(title, [(n, n, "") for n in names], filtered=True), picked)
+
+        def chosen(kind: str | None) -> None:
+            table = self.session.doc.get("table")
+            table = table if isinstance(table, dict) else {}
+            if kind is None:
+                keep(ask)
+            elif kind == "auto":
+                keep(None)
+            elif kind == WHERE:
+                about(WHERE, P.card_names(table))
+            elif kind == MUST:
+                about(MUST, P.players(table))
+            else:
+                keep(kind)
+
+        now = ask_words(ask) or "the verdict picks it"
+        choices = [("auto", "Let the verdict pick: what the disputed step settles", "")]
+        choices += [(k, f"{k}: {ASKS[k]}", "") for k in KINDS]
+        self.push_screen(ChoiceModal("What does the question ask?", choices,
+                                     f"Now: {now}. Esc keeps it.", filtered=True), chosen)
 
     def action_save(self, after=None) -> None:
         if self.session.path is None or in_library(self.session.path):

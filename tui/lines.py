@@ -46,6 +46,27 @@ def run_line(session, line):
     return replay(sc), None
 
 
+def fault_advice(step, last: bool = True) -> str:
+    """Why an event of a line could not come where it stands, and what to do about it
+    in the app's own terms (keys and menus, never file syntax or line numbers). `last`:
+    the event is the line's last (x drops it at once)."""
+    drop = "Press x to drop this event" if last else "Press x (drop last) until this event is gone"
+    fault = step.fault
+    kind = getattr(fault, "kind", "")
+    d = getattr(fault, "waiting", None)
+    if kind == "waiting" and d is not None:
+        who = "chance" if d.chance else d.by
+        return (f"the game is waiting for {who} to decide first ({d.prompt}), and nothing else can happen until "
+                f"then. {drop}, then a: the menu lists {who}'s answers.")
+    if kind == "unasked":
+        return f"nothing is waiting for an answer at this point. {drop}."
+    if kind == "leftover":
+        return (f"the event was carried out without needing all the answers given with it. {drop}, and add it "
+                "again from the menu (a).")
+    message = str(fault) if fault is not None else (step.failures[0] if step.failures else "")
+    return f"{message}. {drop}."
+
+
 # --------------------------------------------------------------------------- events
 
 def event_label(ev: dict[str, Any]) -> str:

@@ -96,6 +96,20 @@ def zone_title(zone: str) -> str:
     return ZONE_TITLES.get(zone, zone)
 
 
+def card_names(table: dict) -> list[str]:
+    """Every card the position names (unseen `?` cards and `xN` counts aside), each once,
+    in the order of its zones: what a question may ask the whereabouts of."""
+    out: dict[str, None] = {}
+    for zone in zones(table):
+        for entry in get_zone(table, zone):
+            if isinstance(entry, str):
+                m = _COPIES.match(entry)
+                name = (m.group(1) if m else entry).strip()
+                if name and name != "?":
+                    out[name] = None
+    return list(out)
+
+
 def players(table: dict) -> list[str]:
     value = table.get("players")
     return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
@@ -167,9 +181,30 @@ def with_copies(name: str, count: int) -> str:
 
 # --------------------------------------------------------------------------- players
 
+PLACES = {"question": "in the question (Ctrl+W rewrites it)", "cards": "in the declared cards (Ctrl+K)",
+          "expect": "in the expectations after the last event", "variations": "in a what-if line (Replay, l)",
+          "reshuffle": "in the reshuffle order"}
+
+
+def doc_place(text: str, line: int | None) -> str:
+    """Where a line of the document as the app would save it (`scenario_io.dump`) lies,
+    in the app's terms: "in the question (Ctrl+W rewrites it)", "in event 3 (Replay)"."""
+    key, event = "", 0
+    for number, row in enumerate(text.split("\n"), 1):
+        if row[:1].isalpha():
+            key = row.split(":", 1)[0]
+        elif key == "events" and row.startswith("  - "):
+            event += 1
+        if line is not None and number >= line:
+            break
+    if key == "events" and event:
+        return f"in event {event} (Replay: x drops the last event)"
+    return PLACES.get(key, "in the scenario")
+
+
 def rename_player(doc: dict, old: str, new: str) -> None:
     """Rename a player everywhere the document names them (seats, turn, zones, events,
-    expectations, what-if lines)."""
+    expectations, what-if lines, the question's `ask: {must: PLAYER}`)."""
     table = doc.setdefault("table", {})
 
     def same(x: Any) -> bool:
@@ -185,6 +220,10 @@ def rename_player(doc: dict, old: str, new: str) -> None:
         mapping = table.get(kind)
         if isinstance(mapping, dict):
             table[kind] = {(new if same(k) else k): v for k, v in mapping.items()}
+    question = doc.get("question")
+    ask = question.get("ask") if isinstance(question, dict) else None
+    if isinstance(ask, dict) and same(ask.get("must")):
+        ask["must"] = new
     _rename_in_line(doc, same, new)
 
 

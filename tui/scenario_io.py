@@ -29,6 +29,7 @@ EXPECT_ORDER = ("winner", "everyone_loses", "game_over", "turn", "turn_over", "p
                 "pending", "rejected", "cites", "zones")
 ZONE_SPEC_ORDER = ("has", "lacks", "size", "top")
 PENDING_ORDER = ("by", "choice")
+QUESTION_ORDER = ("text", "ask")
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9 _'!?.&()/+\-]*\Z")
 _PLAIN_BLOCK = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9 _'!?.&()/+,;\-]*\Z")   # commas are safe outside [...]
@@ -144,6 +145,8 @@ def _order_for(path: tuple[str, ...]) -> tuple[str, ...]:
         return TOP_ORDER
     if path == ("table",):
         return TABLE_ORDER
+    if path == ("question",):
+        return QUESTION_ORDER
     if len(path) >= 2 and path[-2:] == ("events", "-"):
         return EVENT_ORDER
     if len(path) >= 2 and path[-2:] == ("variations", "-"):

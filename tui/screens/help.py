@@ -47,7 +47,10 @@ it is then offered like any other card and saved in the scenario's `cards:`.
 ## Replay (F3): the answer, then step by step
 
 The top panel holds the question, its answer, the lines that decide it and their
-rulings. **q** writes the question, **d** marks the selected step as the disputed one.
+rulings. **q** writes the question and what it asks (whether the step is allowed, who
+wins, whether the turn is over, where a card ends up, what a player must do, who may
+still answer with a Surprise; or let the verdict pick), **d** marks the selected step
+as the disputed one. The answer answers that first, from the engine's own state.
 **← →** step back and forward, **Home End** first and last step; **t** shows the table
 or the explanation on a narrow terminal. **a** adds an event chosen from what the rules
 allow now (type to narrow the list): plays, Surprises, free actions, the answers to a

@@ -24,7 +24,8 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from tui import variations
-from tui.lines import MenuItem, diff_tables, event_label, menu, parse_typed, run_line, typed_hint
+from adjudicator.questions import plain_question
+from tui.lines import MenuItem, diff_tables, event_label, fault_advice, menu, parse_typed, run_line, typed_hint
 from tui.messages import SessionReplaced, SessionSaved
 from tui.session import Session
 from tui.variations import Line
@@ -71,7 +72,8 @@ class ReplayScreen(Screen):
         self.step_index = 0
         self.token = 0
         self.busy = False
-        self.summaries: dict[str, str] = {}
+        self.summaries: dict[tuple[str, str], str] = {}    # (ruling, the outcome it is cited for) -> excerpt
+        self._outcome = "allowed"                            # the outcome of the step shown
         self._then = None
         self._reverting: dict[str, Any] | None = None
         self._moves: tuple[Any, Any] | None = None   # (verdict, its legal moves) from the last menu
@@ -325,26 +327,39 @@ class ReplayScreen(Screen):
 
     def _show_answer(self) -> None:
         """The question, its answer, the lines that decide it and their rulings: first."""
+        from adjudicator.questions import ASKS
+
         v = self.verdict
         ans = v.answer
-        question = self.session.doc.get("question")
+        question, _ = plain_question(self.session.doc.get("question"))
         t = Text()
         t.append("Q: ", style="bold magenta")
-        if isinstance(question, str) and question.strip():
+        if question.strip():
             t.append(" ".join(question.split()), style="bold")
         else:
             t.append("no question written yet (q writes it; d marks the disputed step)", style="dim italic")
         if ans is None:
             self.query_one("#answer", Static).update(t)
             return
+        if ans.outcome != "fault":
+            picked = "" if ans.asked else ", picked by the verdict (q says what it asks)"
+            t.append(f"\n   asks {ans.kind}: {ASKS.get(ans.kind, '')}{picked}", style="dim")
         t.append("\nAnswer: ", style="bold green" if ans.outcome == "done" else
                  "bold red" if ans.outcome in ("refused", "fault") else "bold yellow")
-        t.append(ans.text)
+        # a line stopped by an event that cannot come where it stands: said in the app's terms
+        stopped = next((st for st in v.steps if st.fault is not None), None)
+        fault = stopped.fault if stopped is not None and ans.outcome in ("fault", "not-reached") else None
+        if fault is not None:
+            last = stopped.number == len(self.lines[self.current].events)
+            t.append(f"step {stopped.number} cannot come where it stands: " if stopped.number != ans.step else "")
+            t.append(fault_advice(stopped, last))
+        else:
+            t.append(ans.text)
         if ans.step:
             t.append(f"  (step {ans.step})", style="dim")
         answers = {r.id: r for r in ans.rulings}
         told: set[str] = set()
-        for e in ans.lines:                  # each deciding line, then the rulings it cites, answered
+        for e in ans.lines if fault is None else []:                  # each deciding line, then the rulings it cites, answered
             t.append("\n  - ")
             t.append(e.text)
             for rid in e.cites:
@@ -375,10 +390,12 @@ class ReplayScreen(Screen):
             t.append(f"\n(what-if line '{line.name}', from step {line.base}: saved with the scenario)",
                      style="dim italic")
         if v.has_expectations:
-            if v.failures:
-                t.append(f"\n{len(v.failures)} expectation{'s' if len(v.failures) != 1 else ''} did not hold: ",
+            faulted = {f for s in v.steps if s.fault is not None for f in s.failures}   # told at their step
+            failures = [f for f in v.failures if f not in faulted]
+            if failures:
+                t.append(f"\n{len(failures)} expectation{'s' if len(failures) != 1 else ''} did not hold: ",
                          style="bold red")
-                t.append("; ".join(v.failures[:3]) + (" ..." if len(v.failures) > 3 else ""), style="red")
+                t.append("; ".join(failures[:3]) + (" ..." if len(failures) > 3 else ""), style="red")
             else:
                 t.append("\nAll the file's expectations hold.", style="green")
         self.query_one("#verdict", Static).update(t)
@@ -447,7 +464,7 @@ class ReplayScreen(Screen):
                 t.append(title + "\n", style="bold")
             if not step.entries:
                 t.append("The position as the scenario gives it.\n", style="dim")
-        for e in step.entries:
+        for e in step.entries if step.fault is None else []:    # (a fault's line is the file's: told below)
             t.append("- ", style="bold")
             t.append(e.text)
             if e.cites:
@@ -467,10 +484,12 @@ class ReplayScreen(Screen):
                 t.append(f"\n  options: {', '.join(d.option_names)}", style="yellow")
             if last:
                 t.append("\n  Press a to answer.", style="dim")
-        if step.status == "fault" or self.verdict.has_expectations:
+        if step.fault is not None:
+            last = step.number == len(self.lines[self.current].events)
+            t.append(f"\nThis event cannot come here: {fault_advice(step, last)}", style="red")
+        elif self.verdict.has_expectations:
             for f in step.failures:
-                t.append(f"\n{'scenario error' if step.status == 'fault' else 'expected otherwise'}: {f}",
-                         style="red")
+                t.append(f"\nexpected otherwise: {f}", style="red")
         return t
 
     def _show_cites(self, step: Any) -> None:
@@ -480,25 +499,27 @@ class ReplayScreen(Screen):
         if step.number == 0:          # the set-up lists what the scenario sets out to show
             cites = self.session.doc.get("cites")
             rids += [c for c in cites if isinstance(c, str) and c not in rids] if isinstance(cites, list) else []
+        self._outcome = step.outcome
         ol = self.query_one("#cites", OptionList)
         ol.set_options([Option(self._cite_prompt(rid), id=rid) for rid in rids] or
                        [Option(Text("no ruling cited at this step", style="dim"), disabled=True)])
         if rids:
             ol.highlighted = 0
         ol.border_title = "Rulings cited (Enter opens)"
-        missing = [r for r in rids if r not in self.summaries]
+        missing = [(r, step.outcome) for r in rids if (r, step.outcome) not in self.summaries]
         if missing:
             self._fetch_summaries(missing)
 
     def _cite_prompt(self, rid: str) -> Text:
-        return Text.assemble((rid, "bold cyan"), ("  " + self.summaries.get(rid, ""), ""))
+        """A ruling cited at the step shown: the part of it that supports the step's outcome."""
+        return Text.assemble((rid, "bold cyan"), ("  " + self.summaries.get((rid, self._outcome), ""), ""))
 
     @work(thread=True, group="summaries")
-    def _fetch_summaries(self, rids: list[str]) -> None:
-        found = {rid: ruling_summary(rid) for rid in rids}
+    def _fetch_summaries(self, wanted: list[tuple[str, str]]) -> None:
+        found = {(rid, outcome): ruling_summary(rid, outcome) for rid, outcome in wanted}
         self.app.call_from_thread(self._got_summaries, found)
 
-    def _got_summaries(self, found: dict[str, str]) -> None:
+    def _got_summaries(self, found: dict[tuple[str, str], str]) -> None:
         self.summaries.update(found)
         self._refresh_cites()
 

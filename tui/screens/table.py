@@ -121,11 +121,15 @@ class TableScreen(Screen):
             self._show_file_label()
 
     def _show_question(self) -> None:
-        q = self.session.doc.get("question")
+        from adjudicator.questions import ask_words, plain_question
+
+        q, ask = plain_question(self.session.doc.get("question"))
         t = Text("Question ", style="bold")
         t.append("(Ctrl+W) ", style="dim")
-        if isinstance(q, str) and q.strip():
+        if q.strip():
             t.append(" ".join(q.split()))
+            if ask_words(ask):
+                t.append(f"  asks: {ask_words(ask)}", style="dim")
         else:
             t.append("none yet: what do the players disagree about?", style="dim italic")
         self.query_one("#question-label", Static).update(t)
@@ -336,9 +340,10 @@ class TableScreen(Screen):
 
                 from tui.scenario_io import dump
 
-                parse_scenario(strictyaml.parse(dump(doc), "scenario"), "scenario")
+                text = dump(doc)
+                parse_scenario(strictyaml.parse(text, "scenario"), "scenario")
             except InputError as exc:
-                problems = [PositionProblem(f"{exc.message} (line {exc.line} of the scenario as it would be saved)")]
+                problems = [PositionProblem(f"{exc.message} ({P.doc_place(text, exc.line)})")]
             except Exception as exc:
                 problems = [PositionProblem(f"the engine could not read the scenario: {exc}")]
         self.app.call_from_thread(self._show_problems, version, problems)

@@ -41,15 +41,17 @@ def error_text(err: Any, source: str | None = None, header: str = "This file can
     return text
 
 
-def ruling_summary(rid: str) -> str:
-    """The first sentence of a ruling, or '' when the corpus cannot say (never raises)."""
+def ruling_summary(rid: str, outcome: str | None = None) -> str:
+    """The first sentence of a ruling, or '' when the corpus cannot say (never raises).
+    With `outcome` (a step's: allowed or refused), the part of the ruling that supports
+    it (`Ruling.excerpt`), never a bare "No." answering the ruling's own question."""
     try:
-        from rulings.corpus import one_line
+        from rulings.corpus import excerpt, one_line
     except Exception:
         return ""
     try:
-        line = one_line(rid)
-        if len(line) < 30:  # "No." says little without its question
+        line = excerpt(rid, outcome) if outcome else one_line(rid)
+        if len(line) < 30:  # "At once." says little without its question
             from rulings.corpus import get
 
             line = f"{get(rid).title} {line}"

@@ -121,6 +121,7 @@ def cmd_moves(args) -> int:
     if verdict.faults:
         print(f"fluxx-judge: the replay stopped before the end of the file: {verdict.faults[0]}", file=sys.stderr)
         return 1
+    assert verdict.engine is not None           # (a replay that ran holds its engine)
     if args.json:
         print(json.dumps({"id": sc.id, "turn": verdict.engine.state.active_player,
                           "groups": [g.to_json() for g in groups]}, indent=2))
@@ -173,6 +174,7 @@ def cmd_share(args) -> int:
         return 0
     load_scenario(args.file)            # only a scenario that opens is shared
     root = read_source(args.file)
+    assert root is not None                     # (it opened as a scenario just above)
     print(share.encode(root.plain_data()))
     return 0
 

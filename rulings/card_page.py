@@ -41,7 +41,7 @@ class CardPage:
     mechanic: str
     mechanic_summary: str
     certainty: str
-    rulings: list[dict[str, str]] = field(default_factory=list)     # id, summary, basis
+    rulings: list[dict[str, Any]] = field(default_factory=list)     # id, summary, basis
     scenarios: list[dict[str, str]] = field(default_factory=list)   # id, title, why (path: for the app)
     meets: list[dict[str, str]] = field(default_factory=list)       # sentence, other, relation, ruling
     nicknames: list[str] = field(default_factory=list)              # what players call it
@@ -159,7 +159,7 @@ def card_page(name: str) -> CardPage:
             analogues.extend(n for n in group if norm(n) not in names and n not in analogues)
     every_name = names | {norm(n) for n in analogues}
 
-    rulings = []
+    rulings: list[dict[str, Any]] = []
     seen: set[str] = set()
     declared = set(getattr(impl, "rulings", ()) or ())
     for r in corpus_mod.all_rulings():

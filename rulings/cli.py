@@ -150,6 +150,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             related.append({"id": rid, "summary": "(missing)"})
     opened_as = args.id if args.id != ruling.id else None
     scenarios = corpus.scenarios_citing(ruling.id)
+    replays: list[dict[str, Any]]
     code, replays = EXIT_OK, []
     if args.replay:
         if scenarios:
@@ -200,8 +201,8 @@ def cmd_ruling(args: argparse.Namespace) -> int:
             _out(f"  - {r['id']}: {r['summary']}")
     if scenarios:
         _out("demonstrated by:")
-        for s in scenarios:
-            _out(f"  - {s.id}: {s.title}")
+        for ref in scenarios:
+            _out(f"  - {ref.id}: {ref.title}")
     elif not ruling.imported:
         _out("demonstrated by: no scenario cites this ruling yet")
     if args.replay:

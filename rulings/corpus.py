@@ -40,10 +40,7 @@ def _yaml(text: str) -> Any:
 
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
 
-try:  # the engine's error base class lets its CLI print our errors without a traceback
-    from adjudicator.errors import FluxxJudgeError as _ErrorBase
-except Exception:  # pragma: no cover - only while the engine package is mid-edit
-    _ErrorBase = Exception
+from adjudicator.errors import FluxxJudgeError as _ErrorBase  # the CLI prints these without a traceback
 
 KINDS = ("mechanical", "judgement", "reference", "unanswered")
 IMPORTED_KIND = "imported"
@@ -232,7 +229,7 @@ class Ruling:
         return bool(_BARE_ANSWER.match(self.answer.strip()))
 
     def to_json(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "id": self.id, "kind": self.kind, "basis": self.basis,
             "basis_text": BASIS_WORDS.get(self.basis, self.basis), "question": self.title,
             "answer": " ".join(self.answer.split()), "cards": list(self.cards),
@@ -497,10 +494,7 @@ def resolve_cards(names: Iterable[str], catalogue=None) -> tuple[str, ...]:
             table = _name_table(catalogue)
         except Exception:  # a catalogue mid-edit: keep every name as written
             table = {}
-    try:
-        from adjudicator.names import normalize
-    except Exception:  # pragma: no cover
-        normalize = str.lower
+    from adjudicator.names import normalize
     out: list[str] = []
     for name in names:
         shown = table.get(normalize(name)) or name

@@ -39,8 +39,8 @@ def is_english(word: str) -> bool:
 
 def generate(counts: dict[str, int], min_count: int = MIN_COUNT) -> list[str]:
     """The list's lines from a word -> count table."""
-    kept = {w.lower().replace("'", "") for w, n in counts.items() if n >= min_count}
-    kept = sorted(w for w in kept if w.isalpha() and w.isascii())
+    words = {w.lower().replace("'", "") for w, n in counts.items() if n >= min_count}
+    kept = sorted(w for w in words if w.isalpha() and w.isascii())
     header = [f"# English words for did-you-mean (rulings/english.py): pyspellchecker 0.9.1's",
               f"# English frequency table (MIT), words counted at least {min_count} times; {len(kept)} words."]
     return header + kept

@@ -55,7 +55,7 @@ DERIVED_FILE = "DERIVED.json"
 # time and stored in DERIVED_FILE: whoosh's ListCorrector suggests spellings from them
 SPELL_WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*")
 
-stats = {"builds": 0, "opens": 0, "rebuild_reasons": []}
+stats: dict[str, Any] = {"builds": 0, "opens": 0, "rebuild_reasons": []}
 
 
 def make_schema() -> Schema:

@@ -205,12 +205,14 @@ def parse_text(text: str, path: str = "<text>") -> ParseResult:
             state = "outside"
             continue
         if state == "question":
+            assert cur is not None          # (a question is under way)
             if gap >= 2:
                 close()
                 state = "outside"
             else:
                 cur["q"].append(line)
         elif state == "answer":
+            assert cur is not None
             if gap == 0 and not pending:
                 cur["a"].append(line)
             elif gap >= 2:
@@ -357,9 +359,10 @@ def store_lock(timeout: float | None = None):
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
-            import fcntl
+            import fcntl as locking
         except ImportError:  # pragma: no cover - not POSIX: no locking available
-            fcntl = None
+            locking = None      # type: ignore[assignment]
+        fcntl = locking
         if fcntl is not None:
             deadline = time.monotonic() + timeout
             while True:
@@ -481,8 +484,8 @@ def ingest_files(files: Iterable[str | Path]) -> IngestReport:
         try:
             parsed.append((str(f), parse_file(f), None))
         except (OSError, UnicodeError, InputError) as exc:
-            parsed.append((str(f), None, getattr(exc, "message", str(exc))
-                           + (f" (line {exc.line})" if getattr(exc, "line", None) else "")))
+            line = getattr(exc, "line", None)
+            parsed.append((str(f), None, getattr(exc, "message", str(exc)) + (f" (line {line})" if line else "")))
     out = IngestReport()
     with store_lock():
         _store_cache.update(key=None, data=None, rulings=None, digest=None)

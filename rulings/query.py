@@ -114,7 +114,7 @@ def parse(query: str, filters: Mapping[str, Any] | None = None) -> Parsed:
 def filter_query(parsed: Parsed, loaded: Loaded, warnings: list[str]):
     clauses = []
     for name, values in parsed.filters.items():
-        terms = []
+        terms: list[Any] = []
         for v in values:
             if name == "card":
                 keys = set()
@@ -380,9 +380,9 @@ def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | Non
         if q is not None:
             clauses.append(q)
     for ws in parsed.phrases:
-        toks = lexicon.stems(" ".join(ws))
-        if len(toks) > 1:
-            clauses.append(Phrase("question", list(toks), boost=2.0))
+        quoted = lexicon.stems(" ".join(ws))
+        if len(quoted) > 1:
+            clauses.append(Phrase("question", quoted, boost=2.0))
     if card_keys:
         clauses.append(Or([Term("cards", k, boost=CARD_BOOST) for k in card_keys]))
     # proximity: consecutive words of the question standing close together in a ruling

@@ -332,7 +332,7 @@ def explain_pair(catalogue: Catalogue, a: str, b: str, max_len: int = 3, *, grap
     """Every typed path (up to `max_len` edges) in `graph` between two cards, one
     sentence per path, with the rulings on its edges; plus the rulings that name both
     cards and the scenarios that involve both (when the graph holds them: see
-    `fluxx_judge.knowledge.full_graph`)."""
+    `rulings.knowledge.full_graph`)."""
     g = graph
     ka, kb = catalogue.resolve(a).key, catalogue.resolve(b).key
     na, nb = card_node(ka), card_node(kb)

@@ -1,8 +1,8 @@
-"""fluxx-judge, the application: what combines the packages below it.
+"""fluxx-judge, the application: the top layer, which combines the packages below it.
 
-`adjudicator` is the reference engine and imports nothing of the others; `rulings`
-holds the rulings and their search; `scenarios` the library; `tui` the app. This
-package puts them together: the `fluxx-judge` command line (`fluxx_judge.cli`), the
-full knowledge graph with the rulings and the library's scenarios in it
-(`fluxx_judge.knowledge`), and where the library lives.
+`adjudicator` is the reference engine and imports nothing of the others; `scenarios`
+is the library; `rulings` holds the rulings, their search and the full knowledge graph
+(`rulings.knowledge`); `tui` is the app. This package is the `fluxx-judge` command line
+(`fluxx_judge.cli`), which starts the app, serves it to a browser and answers the
+other commands.
 """

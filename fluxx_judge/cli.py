@@ -33,7 +33,7 @@ def _scenario_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
 
 
 def builtin_scenarios_dir() -> str:
-    from fluxx_judge.knowledge import library_path
+    from rulings.knowledge import library_path
 
     return library_path()
 

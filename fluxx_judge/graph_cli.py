@@ -40,7 +40,7 @@ def _card(cat, name: str):
 def cmd_explain(args) -> int:
     from adjudicator.catalogue import default_catalogue
     from adjudicator.interactions import explain_pair
-    from fluxx_judge.knowledge import full_graph
+    from rulings.knowledge import full_graph
 
     cat = default_catalogue()
     a, b = _card(cat, args.card_a), _card(cat, args.card_b)
@@ -62,7 +62,7 @@ def cmd_explain(args) -> int:
 def cmd_neighbors(args) -> int:
     from adjudicator.catalogue import default_catalogue
     from adjudicator.interactions import RELATIONS, neighbors
-    from fluxx_judge.knowledge import full_graph
+    from rulings.knowledge import full_graph
 
     cat = default_catalogue()
     card = _card(cat, args.card)
@@ -83,7 +83,7 @@ def cmd_neighbors(args) -> int:
 
 def cmd_export(args) -> int:
     from adjudicator.interactions import export
-    from fluxx_judge.knowledge import full_graph
+    from rulings.knowledge import full_graph
 
     text = export(full_graph(), args.format)
     if args.output:

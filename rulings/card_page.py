@@ -185,7 +185,7 @@ def card_page(name: str) -> CardPage:
     meets = []
     try:
         from adjudicator.interactions import RELATIONS, neighbors
-        from fluxx_judge.knowledge import full_graph
+        from rulings.knowledge import full_graph
 
         for row in neighbors(_catalogue(), card.name, graph=full_graph(_catalogue())):
             if row.get("kind") in ("ruling", "scenario", "alias") or row["relation"] == "is_a":

@@ -491,7 +491,7 @@ def test_hints_come_from_the_table():
 @pytest.mark.parametrize("a,b", [("Double Agenda", "Trash a New Rule"), ("That's Mine", "Veto!")])
 def test_cards_the_engine_rules_on_together_meet(a, b):
     from adjudicator.interactions import explain_pair
-    from fluxx_judge.knowledge import full_graph
+    from rulings.knowledge import full_graph
 
     cat = default_catalogue()
     paths = explain_pair(cat, a, b, max_len=4, graph=full_graph(cat))

@@ -9,7 +9,7 @@ from adjudicator.errors import CatalogueError
 from adjudicator.interactions import (
     RELATIONS, build_graph, explain_pair, export, graph_for, neighbors, validate,
 )
-from fluxx_judge.knowledge import full_graph
+from rulings.knowledge import full_graph
 
 
 @pytest.fixture(scope="module")

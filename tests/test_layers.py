@@ -1,7 +1,10 @@
-"""The packages stand in layers: `adjudicator` (the engine) imports nothing above it;
-`rulings` and `scenarios` may use the engine; `fluxx_judge` (the command line and the
-full knowledge graph) and `tui` (the app) sit on top. Checked on the source, so a
-lazy import inside a function counts as much as one at the top of a module."""
+"""The packages stand in layers, each importing only those below it: `adjudicator`
+(the engine) nothing of ours; `scenarios` (the library, data) nothing above the
+engine; `rulings` (the corpus, its search and the full knowledge graph) the engine and
+the library; `tui` (the app) all of those; `fluxx_judge` (the command line, which
+starts the app) everything. Checked on the source of every package, so a lazy import
+inside a function counts as much as one at the top of a module, and the import graph
+of the packages has no cycle."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import pytest
 
 from tests.conftest import REPO
 
-ABOVE = {"adjudicator": {"rulings", "scenarios", "tui", "fluxx_judge"}}
+LAYERS = ["adjudicator", "scenarios", "rulings", "tui", "fluxx_judge"]     # bottom first
+ABOVE = {p: set(LAYERS[i + 1:]) for i, p in enumerate(LAYERS)}
 
 
 def imports_of(path: Path) -> list[tuple[int, str]]:
@@ -47,3 +51,17 @@ def test_the_check_itself_sees_lazy_and_dynamic_imports(tmp_path):
     f.write_text("def f():\n    from rulings.corpus import one_line\n    return __import__('tui')\n")
     assert imports_of(f) == [(2, "rulings"), (3, "<dynamic import>")] or \
         sorted(imports_of(f)) == [(2, "rulings"), (3, "<dynamic import>")]
+
+
+def test_the_packages_import_one_another_without_a_cycle():
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    for package in LAYERS:
+        graph.add_node(package)
+        for path in sorted((REPO / package).rglob("*.py")):
+            for _, target in imports_of(path):
+                if target in LAYERS and target != package:
+                    graph.add_edge(package, target)
+    cycles = list(nx.simple_cycles(graph))
+    assert cycles == [], f"packages importing each other: {cycles}"

@@ -17,7 +17,7 @@ _lock = threading.Lock()
 
 @functools.lru_cache(maxsize=1)
 def _full_graph() -> Any:
-    from fluxx_judge.knowledge import full_graph as build
+    from rulings.knowledge import full_graph as build
 
     from tui.position import catalogue
 

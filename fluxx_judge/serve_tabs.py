@@ -211,8 +211,8 @@ class Tab:
         kind = meta.get("type")
         if kind == "exit":
             await self._close_ws(b"the app ended")
-        elif kind == "open_url":
-            await self.ws.send_str(json.dumps(["open_url", {"url": meta.get("url"), "new_tab": meta.get("new_tab")}]))
+        elif kind == "open_url" and str(meta.get("url", "")).startswith(("https://", "http://")):
+            await self.ws.send_str(json.dumps(["open_url", {"url": meta["url"], "new_tab": meta.get("new_tab")}]))
         elif kind == "deliver_file_start":
             try:
                 await self.tabs.downloads.create_download(

@@ -125,6 +125,12 @@ def app_processes(pid: int) -> set[int]:
     return found
 
 
+def run(coroutine, timeout: float = 90.0):
+    """Run a test's websocket conversation, bounded as a whole (a closing handshake with a
+    server that goes on drawing could otherwise wait for ever)."""
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
 def request(url: str, headers: dict[str, str] | None = None) -> tuple[int, str, dict[str, str]]:
     """(status, body, headers) of a GET, whatever the status."""
     req = urllib.request.Request(url, headers=headers or {})
@@ -195,12 +201,17 @@ class AppScreen:
             return False
         return True
 
-    async def wait_until(self, condition, what: str, timeout: float = 30.0) -> None:
+    async def wait_until(self, condition, what: str, timeout: float = 30.0, closed_ok: bool = False) -> None:
+        """Read until `condition()` holds (or, with `closed_ok`, the tab closes); AssertionError after `timeout`."""
         end = time.monotonic() + timeout
         while not condition():
             left = end - time.monotonic()
             try:
-                if left <= 0 or not await self.receive(left):
+                if left <= 0:
+                    raise asyncio.TimeoutError
+                if not await self.receive(left):
+                    if closed_ok:
+                        return
                     raise asyncio.TimeoutError
             except asyncio.TimeoutError:
                 raise AssertionError(f"the app never showed {what}; it showed:\n{self.text()[-3000:]}") from None

@@ -76,6 +76,14 @@ def test_the_paths_a_confined_app_may_open_and_save(root):
         assert c.readable(str(path)) == str(path.resolve())
         with pytest.raises(Refused):
             c.writable(str(path))
+    # a root that holds the rescue folder under a dot-folder (--root ~): that folder is still readable
+    home = Confinement.of(root.parent, read_only=(root / ".git" / "kept",))
+    assert home.readable(f"{root}/.git/kept/x.yaml") == f"{root.resolve()}/.git/kept/x.yaml"
+    for text in (f"{root}/.git/config", f"{root}/.git/kept/.x.yaml"):
+        with pytest.raises(Refused, match="names starting with a dot"):
+            home.readable(text)
+    with pytest.raises(Refused, match="names starting with a dot"):
+        home.writable(f"{root}/.git/kept/x.yaml")
 
 
 def test_completion_lists_the_folder_only(root):

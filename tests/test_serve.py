@@ -11,7 +11,6 @@ on the cell that shows the words.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import signal
 import socket
@@ -25,7 +24,7 @@ import pytest
 
 from fluxx_judge.serve import SHUTDOWN_WAIT
 from serve_support import (CATCH_TERMINAL, CTRL_W, ENTER, F2, READ_SCREEN, STOP_TIMEOUT, AppScreen, app_processes,
-                           chromium_path, request, serving, websocket_url)
+                           chromium_path, request, run, serving, websocket_url)
 
 
 def get(url: str, host: str | None = None) -> str:
@@ -91,9 +90,12 @@ def test_each_tabs_unsaved_work_is_kept_and_told_to_its_own_browser_only(tmp_pat
     work for its own browser (the browser cookie); that browser's next app tells of it,
     another browser's does not. A tab past --max-apps is refused. Ctrl+C closes the tabs at
     once and leaves no app process behind."""
+    import os
+
     import aiohttp
 
-    from tui.rescue import served_folder
+    def served_folder(browser: str) -> Path:        # where a browser's kept work goes (tui.rescue.served_folder)
+        return Path(os.environ["FLUXX_JUDGE_CACHE"]) / "rescued" / "served" / browser
 
     closing = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
     ann, ben = "browser-of-ann-0123456789", "browser-of-ben-0123456789"
@@ -124,12 +126,11 @@ def test_each_tabs_unsaved_work_is_kept_and_told_to_its_own_browser_only(tmp_pat
                 s.proc.send_signal(signal.SIGINT)
                 start = time.monotonic()
                 for tab in (ann_tab, ben_tab):
-                    while await tab.receive(STOP_TIMEOUT):
-                        pass
+                    await tab.wait_until(lambda: False, "its tab closed", timeout=STOP_TIMEOUT, closed_ok=True)
                 return said.data.decode(), apps, time.monotonic() - start
 
     with serving(tmp_path, "--max-apps", "2") as s:
-        said, apps, took = asyncio.run(tabs_then_ctrl_c(s))
+        said, apps, took = run(tabs_then_ctrl_c(s))
         s.proc.wait(STOP_TIMEOUT)
     assert "2 app(s) already open here" in said and "the server's limit" in said and "Close a tab" in said
     assert len(apps) == 2, apps
@@ -211,6 +212,13 @@ def test_the_app_in_a_real_browser(tmp_path):
                              box["y"] + 0.5 * box["height"] / rows)
             shown = wait_for("lets-simplify-rounding", "rulings found")
             assert "step 0 of 1" not in shown
+            # the address without its token (the page's cookie carries it), on a phone held upright
+            page.set_viewport_size({"width": 390, "height": 740})
+            page.goto(f"http://127.0.0.1:{s.port}/")
+            shown = wait_for("Search the")
+            cols, rows = page.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
+            assert 20 <= cols <= 60 and rows >= 20, (cols, rows)
+            assert max(len(line) for line in shown.splitlines()) <= cols
         finally:
             browser.close()
     assert "Traceback" not in s.output and s.proc.returncode == 0, s.output

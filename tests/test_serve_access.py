@@ -23,9 +23,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from fluxx_judge.serve_access import Access
-from fluxx_judge.serve_tabs import COLUMNS, ROWS, read_message, size_from
-from serve_support import CTRL_O, ENTER, AppScreen, app_processes, request, serving, websocket_url
+from serve_support import CTRL_O, ENTER, AppScreen, app_processes, request, run, serving, websocket_url
 
 SECRET = "not-for-browsers: 7f3a"
 
@@ -68,16 +66,16 @@ def test_the_page_and_its_websocket_need_the_token(server):
     # the websocket: no token, a wrong one, one that only starts right
     no_token = ws.rsplit("/", 1)[0]
     for url in (no_token, no_token + "/" + "y" * 32, ws[:-1]):
-        assert asyncio.run(handshake(url)) == 403, url
-    assert asyncio.run(handshake(no_token, {"Cookie": cookie})) == 101
+        assert run(handshake(url)) == 403, url
+    assert run(handshake(no_token, {"Cookie": cookie})) == 101
 
 
 def test_another_sites_page_is_refused(server):
     ws = websocket_url(request(server.url)[1])
     for origin in ("http://evil.example", "null", f"http://127.0.0.1:{server.port + 1}", f"https://127.0.0.1:{server.port}"):
-        assert asyncio.run(handshake(ws, {"Origin": origin})) == 403, origin
+        assert run(handshake(ws, {"Origin": origin})) == 403, origin
         assert request(server.url, {"Origin": origin})[0] == 403, origin
-    assert asyncio.run(handshake(ws, {"Origin": f"http://127.0.0.1:{server.port}"})) == 101
+    assert run(handshake(ws, {"Origin": f"http://127.0.0.1:{server.port}"})) == 101
 
 
 def test_a_host_that_is_not_the_servers_is_refused(server):
@@ -86,7 +84,7 @@ def test_a_host_that_is_not_the_servers_is_refused(server):
                  "127.0.0.1", f"192.168.1.20:{server.port}", ""):
         status, body, _ = request(server.url, {"Host": host})
         assert status == 403 and "token" not in body.lower(), host
-        assert asyncio.run(handshake(ws, {"Host": host})) == 403, host
+        assert run(handshake(ws, {"Host": host})) == 403, host
     assert request(server.url, {"Host": f"localhost:{server.port}"})[0] == 200
 
 
@@ -122,9 +120,9 @@ def test_sizes_are_clamped_malformed_messages_dropped_and_files_outside_refused(
                 await app.settle()
                 return first, huge, app.texts, shown + app.text()
 
-    first, huge, texts, shown = asyncio.run(tab())
-    assert first[0] <= ROWS[1] and first[1] <= COLUMNS[0] and first[0] > 100, first
-    assert huge[0] <= ROWS[1] and huge[1] <= COLUMNS[1] and huge[0] > 150 and huge[1] > 400, huge
+    first, huge, texts, shown = run(tab())
+    assert first[0] <= 200 and first[1] <= 20 and first[0] > 100, first          # 20 columns, 200 rows at most
+    assert huge[0] <= 200 and huge[1] <= 500 and huge[0] > 150 and huge[1] > 400, huge    # 500 x 200 at most
     assert texts == [json.dumps(["pong", "still there?"])]
     assert SECRET not in shown
     log = "".join(server.lines)
@@ -154,7 +152,7 @@ def test_connect_close_churn_never_runs_more_apps_than_max_apps(server):
     counter = threading.Thread(target=count, daemon=True)
     counter.start()
     try:
-        asyncio.run(churn())
+        run(churn())
         end = time.monotonic() + 10
         while app_processes(server.proc.pid) and time.monotonic() < end:
             time.sleep(0.02)
@@ -168,6 +166,8 @@ def test_connect_close_churn_never_runs_more_apps_than_max_apps(server):
 # -- the rules, without a server ---------------------------------------------------------
 
 def test_the_host_names_each_address_answers_to():
+    from fluxx_judge.serve_access import Access
+
     names = frozenset({"table-laptop", "table-laptop.local"})
     everywhere, here, lan = (Access(h, 8000, "t" * 20, names) for h in ("0.0.0.0", "127.0.0.1", "192.168.1.20"))
     for ok in ("192.168.1.20:8000", "[fe80::1]:8000", "localhost:8000", "table-laptop:8000", "TABLE-LAPTOP.local:8000",
@@ -184,6 +184,8 @@ def test_the_host_names_each_address_answers_to():
 
 
 def test_sizes_and_messages_from_a_browser():
+    from fluxx_judge.serve_tabs import COLUMNS, ROWS, read_message, size_from
+
     assert size_from("-5", "40000") == (COLUMNS[0], ROWS[1]) == (20, 200)
     assert size_from("20000", "-1") == (500, 10)
     assert size_from(None, "x") == size_from("1e9", "٣") == size_from(True, "9" * 5000) == (80, 24)

@@ -68,20 +68,27 @@ class Confinement:
         return Path(os.path.normpath(path if path.is_absolute() else self.root / path))
 
     def _check(self, text: str, folders: tuple[Path, ...]) -> Path:
+        """The real path of `text` if one of `folders` holds it, as named and where its
+        links lead, with no name starting with a dot below that folder."""
         named = self.named(text)
         real = Path(os.path.realpath(named))
-        for path in (named, real):
-            for folder in folders:
-                parts = _parts_inside(path, folder)
-                if parts is not None and any(p.startswith(".") for p in parts):
-                    raise Refused("names starting with a dot (hidden files and folders) are not open to "
-                                  "the browser", str(named))
-        if not any(_parts_inside(real, folder) is not None for folder in folders):
-            where = "leads (through a link) outside" if any(
-                _parts_inside(named, f) is not None for f in folders) else "is outside"
-            raise Refused(f"{where} the folder this server shares ({self.root}); open and save scenarios "
-                          "there", str(named))
-        return real
+        hidden = False
+        for folder in folders:
+            parts = _parts_inside(real, folder)
+            if parts is None:
+                continue
+            parts += _parts_inside(named, folder) or ()
+            if any(p.startswith(".") for p in parts):
+                hidden = True
+                continue
+            return real
+        if hidden:
+            raise Refused("names starting with a dot (hidden files and folders) are not open to the browser",
+                          str(named))
+        where = "leads (through a link) outside" if any(
+            _parts_inside(named, f) is not None for f in folders) else "is outside"
+        raise Refused(f"{where} the folder this server shares ({self.root}); open and save scenarios there",
+                      str(named))
 
     def readable(self, text: str) -> str:
         """The real path of a file the app may open (Refused otherwise)."""

@@ -49,7 +49,7 @@ COLUMNS = (20, 500)          # the terminal's width in cells, least and most
 ROWS = (10, 200)             # and its height
 DEFAULT_SIZE = (80, 24)
 END_WAIT = 5.0               # seconds an app has to keep its work and end after the hangup
-SLOT_WAIT = 1.5              # seconds a new tab waits for an app to end when all slots are taken
+SLOT_WAIT = 1.5              # seconds a new tab waits, when all slots are taken, for an app that is ending
 MAX_MESSAGE = 256 * 1024     # bytes in one websocket message from a browser (a long paste)
 MAX_PING = 64                # characters of a ping's payload echoed back
 
@@ -103,10 +103,13 @@ class AppSlots:
     async def take(self, wait: float) -> bool:
         """Take a slot, waiting up to `wait` seconds for an app to end; False if none came free."""
         async with self._freed:
-            try:
-                await asyncio.wait_for(self._freed.wait_for(lambda: self.taken < self.limit), wait)
-            except TimeoutError:
-                return False
+            if self.taken >= self.limit:
+                if wait <= 0:
+                    return False
+                try:
+                    await asyncio.wait_for(self._freed.wait_for(lambda: self.taken < self.limit), wait)
+                except TimeoutError:
+                    return False
             self.taken += 1
             return True
 
@@ -333,7 +336,9 @@ class Tabs:
         if self.stopping:
             await ws.close(message=b"the server is stopping")
             return ws
-        if not await self.slots.take(SLOT_WAIT):
+        # all slots taken: worth waiting only while an app is ending (a reload, a tab just closed)
+        ending = any(t._ending is not None for t in self.open)
+        if not await self.slots.take(SLOT_WAIT if ending else 0):
             limit = self.slots.limit
             await ws.send_bytes(f"\r\n  fluxx-judge: {limit} app(s) already open here,\r\n"
                                 f"  the server's limit (one per browser tab).\r\n"

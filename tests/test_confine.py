@@ -149,12 +149,12 @@ async def test_a_confined_app_refuses_to_save_or_open_outside_its_folder(root):
         await pilot.pause()
         app.session.doc["table"]["players"] = ["Ann", "Ben"]
         app.session.touch()
-        for target in ("../outside.yaml", ".bashrc", "/tmp/fluxx-judge-outside.yaml", "out-link.yaml"):
+        for target in ("../outside.yaml", ".bashrc"):       # (every kind of path: the tests above)
             said = await save_as(pilot, target)
             assert said.startswith("Not saved: ") and ("outside" in said or "dot" in said), said
         assert (root / ".bashrc").read_text(encoding="utf-8") == "# the user's shell\n"
         assert SECRET in (root.parent / "secrets.yaml").read_text(encoding="utf-8")
-        assert not (root.parent / "outside.yaml").exists() and not Path("/tmp/fluxx-judge-outside.yaml").exists()
+        assert not (root.parent / "outside.yaml").exists()
         said = await save_as(pilot, "kept.yaml")
         assert said == f"Saved to {root.resolve()}/kept.yaml" and (root / "kept.yaml").is_file()
         # Open: a file beside the folder, by its full path, is refused and never read

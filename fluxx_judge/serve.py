@@ -184,12 +184,22 @@ def prepare_root(root: str | None) -> Path:
     return folder.resolve()
 
 
+def _no_bad_requests(record: logging.LogRecord) -> bool:
+    """Leave out of the log what aiohttp says of a request it could not parse (a line too
+    long, bytes that are not HTTP): it answers 400, and the request is one client's problem,
+    not a traceback holding the client's bytes."""
+    from aiohttp.http_exceptions import HttpProcessingError
+
+    return not (record.exc_info and isinstance(record.exc_info[1], HttpProcessingError))
+
+
 def serve(host: str = "localhost", port: int = 8000, max_apps: int = 8, token: str | None = None,
           root: str | None = None, out=sys.stdout) -> int:
     """Serve the app on host:port until Ctrl+C; 0 on a clean stop."""
     from fluxx_judge.serve_access import new_token, token_problem
 
     logging.basicConfig(level=logging.WARNING, format="fluxx-judge serve: %(message)s")
+    logging.getLogger("aiohttp.server").addFilter(_no_bad_requests)
     if token is not None and (problem := token_problem(token)):
         print(f"fluxx-judge: --token: {problem}", file=sys.stderr)
         return 2

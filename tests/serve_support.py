@@ -180,10 +180,12 @@ class AppScreen:
         return self._plain[self._plain_start:]
 
     def furthest(self) -> tuple[int, int]:
-        """How big the app's screen is, as drawn since `mark`: the furthest row it moved the
-        cursor to, and the longest line it wrote from the first column (a full repaint
-        writes every line whole, each after a move to its first cell)."""
+        """How big the app's screen is, as drawn in its last full repaint (and after it)
+        since `mark`: the furthest row it moved the cursor to, and the longest line it
+        wrote from the first column (a full repaint starts at the top left, and writes
+        every line whole, each after a move to its first cell)."""
         raw = self.raw[self.start:]
+        raw = raw[max(raw.rfind("\x1b[1;1H"), 0):]
         rows = max((int(r) for r, _ in CURSOR.findall(raw)), default=0)
         lines = re.findall(r"\x1b\[\d+;1H((?:(?!\x1b\[\d+;\d+H)[^\n])*)", raw)
         return rows, max((len(ANSI.sub("", line)) for line in lines), default=0)

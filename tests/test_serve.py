@@ -83,7 +83,7 @@ async def ask(tab: AppScreen, question: str) -> None:
     await tab.wait_for(f"Question (Ctrl+W) {question}")
 
 
-@pytest.mark.slow(9)
+@pytest.mark.slow(5)
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from Linux's /proc")
 def test_each_tabs_unsaved_work_is_kept_and_told_to_its_own_browser_only(tmp_path):
     """A tab that closes, and every tab when Ctrl+C stops the server, keeps its unsaved

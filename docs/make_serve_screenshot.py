@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.test_serve import CATCH_TERMINAL, READ_SCREEN, chromium_path, serving  # noqa: E402
+from tests.serve_support import CATCH_TERMINAL, READ_SCREEN, chromium_path, serving  # noqa: E402
 
 OUT = ROOT / "docs" / "img" / "serve-phone.png"
 PHONE = {"width": 844, "height": 390}       # a common phone, held sideways (CSS pixels)

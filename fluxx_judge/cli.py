@@ -208,7 +208,7 @@ def cmd_app(args) -> int:
 def cmd_serve(args) -> int:
     from fluxx_judge.serve import serve
 
-    return serve(args.host, args.port, args.max_apps)
+    return serve(args.host, args.port, args.max_apps, token=args.token, root=args.root)
 
 
 def _port(text: str) -> int:
@@ -231,14 +231,18 @@ SERVE_HELP = """\
 Serve the app to web browsers, a phone at the table for one. Each browser tab that
 opens the page gets its own app (its own process, its own open scenario); closing
 the tab ends that app, and --max-apps bounds how many run at once. The page needs
-no internet: everything it loads comes from this server. Files are opened and saved
-on the machine running the server.
+no internet: everything it loads comes from this server.
+
+The server prints its address with a token in it (?token=...): the page and its
+connection need that token, so the address is a password. The apps open and save
+scenario files only in one folder on the machine running the server (--root; the
+scenario folder by default), never hidden files, nothing outside it.
 
 By default only this machine can connect (localhost). `--host 0.0.0.0` listens on
-every network interface so a phone on the same network can open
-http://THIS-MACHINE:PORT/ ; then anyone who can reach this machine can use the app,
-and open and save files here as you: use it on a network you trust. Ctrl+C stops
-the server and every tab's app (save your work first)."""
+every network interface so a phone on the same network can open the printed
+address; then anyone who can reach this machine can connect, and the token is what
+keeps strangers out. Ctrl+C stops the server and every tab's app; unsaved work is
+kept, and each browser is told of its own when it opens the app again."""
 
 
 _FILE_HELP = "a scenario file, or a share string (fj1.…) made by `fluxx-judge share`"
@@ -296,6 +300,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_port, default=8000, help="port to listen on (default: 8000)")
     p.add_argument("--max-apps", type=_count, default=8, metavar="N",
                    help="at most N apps (browser tabs) at once; each takes its own memory (default: 8)")
+    p.add_argument("--token", help="the token the address needs (default: a new random one each start; one given "
+                   "here can be seen by other accounts of this machine in its process list)")
+    p.add_argument("--root", metavar="DIR", help="the one folder the apps open and save scenarios in (default: "
+                   "the scenario folder, which the app proposes for new scenarios)")
     p.set_defaults(func=cmd_serve)
     from fluxx_judge import graph_cli
     from rulings import cli as rulings_cli

@@ -1,17 +1,21 @@
-"""`fluxx-judge serve`: the app in a web browser (a phone at the table), through textual-serve.
+"""`fluxx-judge serve`: the app in a web browser (a phone at the table).
 
-Every browser tab that opens the page gets its own app: textual-serve starts one
-`fluxx-judge` process per connection and ends it when the tab closes. The page needs
-nothing from the internet: the terminal's JavaScript and font come with textual-serve,
-and our page (`serve_page/app_index.html`) is textual-serve's own with the web-font link
-replaced by the bundled font.
+Every browser tab that opens the page gets its own app process (fluxx_judge/serve_tabs.py),
+at most `--max-apps` at once. The page needs nothing from the internet: the terminal's
+script, style sheet and font come with textual-serve, and our page
+(`serve_page/app_index.html`) is textual-serve's own with the web-font link replaced by
+the bundled font. From textual-serve we use those files, its protocol and its
+DownloadManager; the routes, the checks and the app processes are ours:
 
-Two changes to textual-serve's `Server`:
+- who may come in (fluxx_judge/serve_access.py): the token in the printed URL, then in a
+  cookie; Host and Origin the server's own;
+- what the apps may touch: the one folder `--root` (the user's scenario folder by
+  default), given to each app on its command line (tui/confine.py);
 - the page's websocket and static URLs follow the address the browser used, so a page
-  served on `--host 0.0.0.0` works on a phone that reached it as `192.168.1.20:8000`
-  (textual-serve writes the listening address into them, which a phone cannot reach);
-- the server binds before it says where it is, so a port in use is one clear line, and
-  Ctrl+C (or SIGTERM) closes the apps and stops without a traceback.
+  served on `--host 0.0.0.0` works on a phone that reached it as `192.168.1.20:8000`;
+- the server binds before it says where it is, so a port in use is one clear line; Ctrl+C
+  (or SIGTERM) hangs up on every tab's app, each keeps its unsaved work for its own
+  browser, and the server stops without a traceback.
 """
 
 from __future__ import annotations
@@ -19,100 +23,115 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
-import shlex
 import signal
 import socket
 import sys
-import weakref
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fluxx_judge.serve_access import ALL_INTERFACES, PAGE_HEADERS, Access, guard, is_loopback
+
 PAGE_FOLDER = Path(__file__).resolve().parent / "serve_page"
-ALL_INTERFACES = ("0.0.0.0", "::", "")
-LOOPBACK = ("localhost", "::1", "ip6-localhost")
 SHUTDOWN_WAIT = 1.0
+BROWSER_COOKIE_AGE = 400 * 24 * 3600        # the longest a browser keeps a cookie
 
 
 class ServeError(Exception):
     """The server could not start (the message is one line for the user)."""
 
 
-def app_command() -> str:
-    """The shell command textual-serve runs for each browser tab: this Python's fluxx-judge app."""
-    return f"{shlex.quote(sys.executable)} -m fluxx_judge"
+@dataclass(frozen=True)
+class ServeConfig:
+    host: str
+    port: int
+    max_apps: int
+    token: str
+    root: Path
 
 
-def _make_server(host: str, port: int, max_apps: int):
+def build_app(config: ServeConfig):
+    """The aiohttp application, and the `Tabs` that hold its apps."""
     import aiohttp_jinja2
+    import jinja2
+    import textual_serve
     from aiohttp import web
-    from textual_serve.server import Server
 
-    class FluxxServer(Server):
-        apps_running = 0
+    from fluxx_judge.serve_tabs import Tabs, new_browser_id
+    from tui.rescue import BROWSER_ID
 
-        async def handle_websocket(self, request):
-            # One app process per tab, and at most `max_apps` of them: each holds the
-            # engine and the rulings index in memory.
-            if self.apps_running >= max_apps:
-                ws = web.WebSocketResponse()
-                await ws.prepare(request)
-                await ws.send_bytes(f"\r\n  fluxx-judge: {max_apps} app(s) already open here,\r\n"
-                                    f"  the server's limit (one per browser tab).\r\n"
-                                    f"  Close a tab, then reload this page.\r\n".encode())
-                await ws.close()
-                return ws
-            self.apps_running += 1
-            try:
-                return await super().handle_websocket(request)
-            finally:
-                self.apps_running -= 1
+    access = Access(config.host, config.port, config.token)
+    tabs = Tabs(config.root, config.max_apps, access.browser_cookie)
+    app = web.Application(middlewares=[guard(access)])
+    aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(PAGE_FOLDER), autoescape=True)
 
-        @aiohttp_jinja2.template("app_index.html")
-        async def handle_index(self, request) -> dict[str, Any]:
-            # The URLs as the browser reached us (scheme and host:port of the request).
-            base = f"{request.scheme}://{request.host}"
-            ws = ("wss:" if request.scheme == "https" else "ws:") + base.split(":", 1)[1]
-            font_size = request.query.get("fontsize", "16")
-            return {
-                "font_size": int(font_size) if font_size.isdigit() and 6 <= int(font_size) <= 64 else 16,
-                "app_websocket_url": f"{ws}{request.app.router['websocket'].url_for()}",
-                "config": {"static": {"url": f"{base}/static/"}},
-                "application": {"name": self.title},
-            }
+    async def index(request: web.Request) -> web.Response:
+        # The URLs as the browser reached us (scheme and host:port of the request).
+        base = f"{request.scheme}://{request.host}"
+        ws = ("wss:" if request.scheme == "https" else "ws:") + base.split(":", 1)[1]
+        font_size = request.query.get("fontsize", "16")
+        context: dict[str, Any] = {
+            "font_size": int(font_size) if font_size.isdigit() and 6 <= int(font_size) <= 64 else 16,
+            "app_websocket_url": f"{ws}/ws/{config.token}",
+            "config": {"static": {"url": f"{base}/static/"}},
+            "application": {"name": "fluxx-judge"},
+        }
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.headers.update(PAGE_HEADERS)
+        if request.cookies.get(access.cookie) != config.token:
+            response.set_cookie(access.cookie, config.token, httponly=True, samesite="Strict", path="/")
+        if not BROWSER_ID.fullmatch(request.cookies.get(access.browser_cookie, "")):
+            response.set_cookie(access.browser_cookie, new_browser_id(), httponly=True, samesite="Strict", path="/",
+                                max_age=BROWSER_COOKIE_AGE)
+        return response
 
-        async def on_startup(self, app) -> None:      # textual-serve prints its logo here
-            pass
-
-    return FluxxServer(app_command(), host=host, port=port, title="fluxx-judge",
-                       templates_path=PAGE_FOLDER)
+    static = Path(textual_serve.__file__).resolve().parent / "static"
+    app.add_routes([
+        web.get("/", index, name="index"),
+        web.get("/ws/{token}", tabs.handle, name="websocket"),
+        web.get("/ws", tabs.handle, name="websocket-cookie"),
+        web.get("/download/{key}", tabs.handle_download, name="download"),
+        web.static("/static", static, name="static"),
+    ])
+    return app, tabs
 
 
-def urls_to_show(host: str, port: int) -> list[str]:
-    """Where a browser can reach the server: the address itself, or this machine's names."""
+def urls_to_show(host: str, port: int, token: str) -> list[str]:
+    """Where a browser can reach the server, token included: the address itself, or this machine's names."""
     if host not in ALL_INTERFACES:
         shown = f"[{host}]" if ":" in host else host
-        return [f"http://{shown}:{port}/"]
+        return [f"http://{shown}:{port}/?token={token}"]
     names = [socket.gethostname()]
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
         names += sorted({i[4][0] for i in infos if not i[4][0].startswith("127.")})
     except OSError:
         pass
-    return [f"http://{n}:{port}/" for n in names] + [f"http://localhost:{port}/"]
+    return [f"http://{n}:{port}/?token={token}" for n in names] + [f"http://localhost:{port}/?token={token}"]
 
 
-async def _serve(host: str, port: int, max_apps: int, announce) -> None:
+def reach_lines(config: ServeConfig) -> list[str]:
+    """Who can reach the server, and what keeps strangers out, in plain words."""
+    files = f"open and save scenario files in {config.root} (and nowhere else) as you"
+    if config.host in ALL_INTERFACES:
+        return ["Listening on every network interface: anyone who can reach this machine on the network (the "
+                "local network, and beyond it wherever a router forwards this port) can connect. The token in "
+                "the address is what keeps strangers out: the address is a password. Give it only to the people "
+                f"you let in; each of them can use the app and {files}. Without the token the server answers "
+                "403.",
+                ]
+    if is_loopback(config.host):
+        return ["Only this machine can connect, and only with the token in the address (the address is a "
+                "password: other accounts on this machine cannot get in without it). `--host 0.0.0.0` lets a "
+                f"phone on the same network in. Whoever has the address can use the app and {files}."]
+    return [f"Anyone who can reach {config.host} on the network can connect; the token in the address is what "
+            f"keeps strangers out (the address is a password). Whoever has it can use the app and {files}."]
+
+
+async def _serve(config: ServeConfig, announce, out) -> None:
     from aiohttp import web
 
-    server = _make_server(host, port, max_apps)
-    app = await server._make_app()      # textual-serve 1.1.3 (pinned exactly) builds its routes here
-    tabs: weakref.WeakSet = weakref.WeakSet()
-
-    async def note_tab(request, response) -> None:
-        if isinstance(response, web.WebSocketResponse):
-            tabs.add(response)
-
-    app.on_response_prepare.append(note_tab)
+    app, tabs = build_app(config)
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_WAIT)
     await runner.setup()
     stop = asyncio.Event()
@@ -123,53 +142,88 @@ async def _serve(host: str, port: int, max_apps: int, announce) -> None:
         except (NotImplementedError, RuntimeError):     # not on this platform / not the main thread
             pass
     try:
-        site = web.TCPSite(runner, None if host in ("", None) else host, port)
+        site = web.TCPSite(runner, None if config.host in ("", None) else config.host, config.port)
         try:
             await site.start()
         except OSError as exc:
+            port, host = config.port, config.host
             if exc.errno == errno.EADDRINUSE:
                 raise ServeError(f"port {port} is already in use on {host or 'all interfaces'}; "
                                  f"choose another with --port") from None
-            if exc.errno in (errno.EADDRNOTAVAIL, errno.EACCES):
-                raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         except socket.gaierror as exc:
-            raise ServeError(f"unknown host {host!r}: {exc.strerror}") from None
+            raise ServeError(f"unknown host {config.host!r}: {exc.strerror}") from None
         announce()
         await stop.wait()
-        # Close every open tab first: its handler then tells its app to quit (textual-serve's
-        # AppService.stop). Left to aiohttp, a handler is only cancelled after SHUTDOWN_WAIT,
-        # and its app left to find its input closed on its own.
-        await asyncio.gather(*(ws.close(message=b"the server stopped") for ws in list(tabs)),
-                             return_exceptions=True)
+        # Every app is hung up on first, and each keeps its unsaved work for its own browser
+        # before it ends (its tab then closes); left to aiohttp, a tab's handler is only
+        # cancelled after SHUTDOWN_WAIT.
+        kept = await tabs.end_all()
+        if kept:
+            from tui.rescue import rescue_folder
+
+            print(f"fluxx-judge serve: the unsaved work of {kept} tab(s) was kept (in {rescue_folder() / 'served'}); "
+                  "each browser is told of its own when it opens the app again.", file=out)
     finally:
         await runner.cleanup()
 
 
-def serve(host: str = "localhost", port: int = 8000, max_apps: int = 8, out=sys.stdout) -> int:
+def prepare_root(root: str | None) -> Path:
+    """The folder the apps open and save in: `--root`, which must exist, or the user's
+    scenario folder (tui.session.default_folder), made if missing."""
+    from tui.session import default_folder
+
+    folder = Path(root).expanduser() if root else default_folder()
+    if root is None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ServeError(f"cannot make the scenario folder {folder}: {exc.strerror or exc}") from None
+    if not folder.is_dir():
+        raise ServeError(f"--root {folder}: {'not a folder' if folder.exists() else 'no such folder'}")
+    return folder.resolve()
+
+
+def _no_bad_requests(record: logging.LogRecord) -> bool:
+    """Leave out of the log what aiohttp says of a request it could not parse (a line too
+    long, bytes that are not HTTP): it answers 400, and the request is one client's problem,
+    not a traceback holding the client's bytes."""
+    from aiohttp.http_exceptions import HttpProcessingError
+
+    return not (record.exc_info and isinstance(record.exc_info[1], HttpProcessingError))
+
+
+def serve(host: str = "localhost", port: int = 8000, max_apps: int = 8, token: str | None = None,
+          root: str | None = None, out=sys.stdout) -> int:
     """Serve the app on host:port until Ctrl+C; 0 on a clean stop."""
+    from fluxx_judge.serve_access import new_token, token_problem
+
     logging.basicConfig(level=logging.WARNING, format="fluxx-judge serve: %(message)s")
+    logging.getLogger("aiohttp.server").addFilter(_no_bad_requests)
+    if token is not None and (problem := token_problem(token)):
+        print(f"fluxx-judge: --token: {problem}", file=sys.stderr)
+        return 2
+    try:
+        config = ServeConfig(host, port, max_apps, token or new_token(), prepare_root(root))
+    except ServeError as exc:
+        print(f"fluxx-judge: {exc}", file=sys.stderr)
+        return 2
 
     def announce() -> None:
-        urls = urls_to_show(host, port)
+        urls = urls_to_show(host, port, config.token)
         if host in ALL_INTERFACES:
             print(f"fluxx-judge in a browser: open {' or '.join(urls[:-1])} on a phone on the same network "
                   f"(this machine's name{'' if len(urls) < 3 else ' or address'}), or {urls[-1]} here", file=out)
         else:
             print(f"fluxx-judge in a browser: open {urls[0]}", file=out)
-        if host in ALL_INTERFACES:
-            print("Listening on every network interface: anyone who can reach this machine on the network can "
-                  "use the app, and open and save scenario files here as you.", file=out)
-        elif host in LOOPBACK or host.startswith("127."):
-            print("Only this machine can connect; `--host 0.0.0.0` lets a phone on the same network in.", file=out)
-        else:
-            print(f"Anyone who can reach {host} on the network can use the app, and open and save scenario files "
-                  "here as you.", file=out)
-        print(f"Each browser tab runs its own app (at most {max_apps} at once). Ctrl+C stops the server and "
-              "closes every tab's app: save your work first.", file=out, flush=True)
+        for line in reach_lines(config):
+            print(line, file=out)
+        print(f"Each browser tab runs its own app (at most {max_apps} at once). Ctrl+C stops the server and every "
+              "tab's app; unsaved work is kept, and each browser is told of its own when it opens the app again.",
+              file=out, flush=True)
 
     try:
-        asyncio.run(_serve(host, port, max_apps, announce))
+        asyncio.run(_serve(config, announce, out))
     except ServeError as exc:
         print(f"fluxx-judge: {exc}", file=sys.stderr)
         return 2

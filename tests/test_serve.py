@@ -1,108 +1,53 @@
 """`fluxx-judge serve`: the app in a real browser (Debian's headless chromium driven by
 playwright), and the server's own promises: a page that loads nothing from the internet,
-URLs that follow the address the browser used, one clear line for a port in use, and a
-clean stop on Ctrl+C.
+URLs that follow the address the browser used, one clear line for a port in use, a
+clean stop on Ctrl+C that keeps each tab's unsaved work for its own browser.
 
-Each test starts the server as a subprocess on a free localhost port, waits (bounded)
-for it to say where it is, and always stops it with SIGINT (the Ctrl+C path), killing
-it only if it does not stop in time.
-
-Reading the browser: textual-serve draws the terminal with xterm.js on a WebGL canvas,
-so the page's DOM holds no text. An init script catches the xterm `Terminal` object as
-textual-serve's page stores it (`this.terminal = new Terminal(...)`) and the test reads
-the screen through xterm's public buffer API (`buffer.active.getLine(y).translateToString()`).
+The server's guards (token, Host, Origin, sizes, malformed messages, the bound on apps,
+the one folder) are tests/test_serve_access.py's; the helpers are tests/serve_support.py's.
 Keys go to xterm's own input element, as a person's typing does; a tap is a mouse click
 on the cell that shows the words.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-START_TIMEOUT = 30.0
-STOP_TIMEOUT = 15.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Served:
-    def __init__(self, proc: subprocess.Popen, port: int) -> None:
-        self.proc, self.port = proc, port
-        self.url = f"http://127.0.0.1:{port}/"
-        self.output = ""
-
-
-@contextmanager
-def serving(tmp_path: Path, *args: str):
-    """Run `fluxx-judge serve --host 127.0.0.1 --port P` until the block ends, then Ctrl+C it."""
-    port = free_port()
-    env = dict(os.environ, FLUXX_JUDGE_SCENARIOS=str(tmp_path / "scenarios"), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "fluxx_judge", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            text=True, env=env, cwd=tmp_path)
-    served = Served(proc, port)
-    try:
-        end = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < end:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None:
-                    raise AssertionError(f"the server stopped at once:\n{proc.stdout.read()}")
-                time.sleep(0.1)
-        else:
-            raise AssertionError(f"the server did not listen on port {port} within {START_TIMEOUT:.0f} s")
-        yield served
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        served.output = proc.stdout.read()
-        proc.stdout.close()
+from fluxx_judge.serve import SHUTDOWN_WAIT
+from serve_support import (CATCH_TERMINAL, CTRL_W, ENTER, F2, READ_SCREEN, STOP_TIMEOUT, AppScreen, app_processes,
+                           chromium_path, request, run, serving, websocket_url)
 
 
 def get(url: str, host: str | None = None) -> str:
-    req = urllib.request.Request(url, headers={"Host": host} if host else {})
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return resp.read().decode("utf-8")
+    status, body, _ = request(url, {"Host": host} if host else None)
+    assert status == 200, (status, body)
+    return body
 
 
 def test_the_page_loads_nothing_from_elsewhere_and_follows_the_address_used(tmp_path):
     with serving(tmp_path) as s:
         page = get(s.url)
-        # what a phone that reached the machine by its network address is given
-        from_phone = get(s.url, host=f"192.168.1.20:{s.port}")
+        base = f"http://127.0.0.1:{s.port}/"
+        # what a browser that reached the server by another of its names is given
+        by_name = get(s.url, host=f"localhost:{s.port}")
         for path in ("static/js/textual.js", "static/css/xterm.css", "static/fonts/RobotoMono-VariableFont_wght.ttf"):
-            assert f"http://127.0.0.1:{s.port}/{path}" in page
-            with urllib.request.urlopen(s.url + path, timeout=10) as resp:
+            assert f"{base}{path}" in page
+            with urllib.request.urlopen(base + path, timeout=10) as resp:
                 assert resp.status == 200
     urls = set(re.findall(r"""(?:https?|wss?)://[^\s"'<>)]+""", page))
-    assert urls and all(u.startswith((f"http://127.0.0.1:{s.port}/", f"ws://127.0.0.1:{s.port}/")) for u in urls), urls
-    assert f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws"' in page
-    assert f'data-session-websocket-url="ws://192.168.1.20:{s.port}/ws"' in from_phone
-    assert f"http://192.168.1.20:{s.port}/static/js/textual.js" in from_phone
+    assert urls and all(u.startswith((base, f"ws://127.0.0.1:{s.port}/")) for u in urls), urls
+    assert s.token and f'data-session-websocket-url="ws://127.0.0.1:{s.port}/ws/{s.token}"' in page
+    assert f'data-session-websocket-url="ws://localhost:{s.port}/ws/{s.token}"' in by_name
+    assert f"http://localhost:{s.port}/static/js/textual.js" in by_name
     # textual-serve's script and style sheet themselves fetch nothing from elsewhere either
     import textual_serve
 
@@ -110,8 +55,8 @@ def test_the_page_loads_nothing_from_elsewhere_and_follows_the_address_used(tmp_
     script = (static / "js" / "textual.js").read_text(encoding="utf-8")
     assert not re.search(r"""(fetch|import|src=|url\()\s*\(?["']https?://""", script)
     assert "@import" not in (static / "css" / "xterm.css").read_text(encoding="utf-8")
-    # the server said where it is, and stopped cleanly on Ctrl+C
-    assert f"open http://127.0.0.1:{s.port}/" in s.output
+    # the server said where it is, token and all, and stopped cleanly on Ctrl+C
+    assert re.search(rf"open http://127\.0\.0\.1:{s.port}/\?token=[A-Za-z0-9_-]{{32}}\n", s.output), s.output
     assert "Traceback" not in s.output and s.proc.returncode == 0, s.output
 
 
@@ -127,60 +72,79 @@ def test_a_port_in_use_is_one_clear_line(tmp_path):
     assert done.stdout == ""
 
 
-def descendants(pid: int) -> set[int]:
-    """The processes under `pid` (Linux /proc)."""
-    found, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        for task in Path(f"/proc/{p}/task").glob("*"):
-            try:
-                kids = {int(k) for k in (task / "children").read_text().split()}
-            except OSError:
-                continue
-            todo += kids - found
-            found |= kids
-    return found
+async def ask(tab: AppScreen, question: str) -> None:
+    """Write the question in dispute on the Table screen: an unsaved change."""
+    await tab.keys(F2)
+    await tab.wait_for("Question (Ctrl+W)")
+    await tab.keys(CTRL_W)
+    await tab.wait_for("The question in dispute")
+    tab.mark()
+    await tab.keys(question + ENTER)
+    await tab.wait_for(f"Question (Ctrl+W) {question}")
 
 
-@pytest.mark.slow(6)
+@pytest.mark.slow(5)
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from Linux's /proc")
-def test_a_tab_past_the_limit_is_refused_and_ctrl_c_closes_the_open_tab_and_its_app(tmp_path):
-    import asyncio
+def test_each_tabs_unsaved_work_is_kept_and_told_to_its_own_browser_only(tmp_path):
+    """A tab that closes, and every tab when Ctrl+C stops the server, keeps its unsaved
+    work for its own browser (the browser cookie); that browser's next app tells of it,
+    another browser's does not. A tab past --max-apps is refused. Ctrl+C closes the tabs at
+    once and leaves no app process behind."""
+    import os
 
     import aiohttp
 
-    from fluxx_judge.serve import SHUTDOWN_WAIT
+    def served_folder(browser: str) -> Path:        # where a browser's kept work goes (tui.rescue.served_folder)
+        return Path(os.environ["FLUXX_JUDGE_CACHE"]) / "rescued" / "served" / browser
 
     closing = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+    ann, ben = "browser-of-ann-0123456789", "browser-of-ben-0123456789"
 
-    async def two_tabs_then_ctrl_c(s: Served) -> tuple[str, set[int], float]:
-        url = f"ws://127.0.0.1:{s.port}/ws?width=80&height=24"
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as http:
-            async with http.ws_connect(url) as tab:
-                await tab.receive(timeout=30)               # the first tab's app draws
-                async with http.ws_connect(url) as second:  # one too many for --max-apps 1
-                    said = await second.receive(timeout=30)
-                    assert (await second.receive(timeout=30)).type in closing
-                apps = descendants(s.proc.pid)
+    async def tabs_then_ctrl_c(s) -> tuple[str, str, set[int], float]:
+        url = websocket_url(get(s.url)) + "?width=100&height=30"
+
+        def browser(name: str) -> dict[str, str]:
+            return {"Cookie": f"fluxx-judge-browser-{s.port}={name}"}
+
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as http:
+            async with http.ws_connect(url, headers=browser(ann)) as ws:         # Ann's tab closes unsaved
+                first = AppScreen(ws)
+                await first.wait_for("Search the rulings")
+                await ask(first, "Ann 1?")
+            async with http.ws_connect(url, headers=browser(ann)) as a, http.ws_connect(url, headers=browser(ben)) as b:
+                ann_tab, ben_tab = AppScreen(a), AppScreen(b)
+                await ann_tab.wait_for("Search the rulings", "Unsaved work kept")
+                await ben_tab.wait_for("Search the rulings")
+                await ben_tab.settle()
+                assert "Unsaved work kept" not in ben_tab.text()
+                async with http.ws_connect(url) as third:                        # one too many for --max-apps 2
+                    said = await third.receive(timeout=30)
+                    assert (await third.receive(timeout=30)).type in closing
+                await ask(ann_tab, "Ann 2?")
+                await ask(ben_tab, "Ben?")
+                apps = app_processes(s.proc.pid)
                 s.proc.send_signal(signal.SIGINT)
                 start = time.monotonic()
-                while (await tab.receive(timeout=STOP_TIMEOUT)).type not in closing:
-                    pass
+                for tab in (ann_tab, ben_tab):
+                    await tab.wait_until(lambda: False, "its tab closed", timeout=STOP_TIMEOUT, closed_ok=True)
                 return said.data.decode(), apps, time.monotonic() - start
 
-    with serving(tmp_path, "--max-apps", "1") as s:
-        said, apps, took = asyncio.run(two_tabs_then_ctrl_c(s))
+    with serving(tmp_path, "--max-apps", "2") as s:
+        said, apps, took = run(tabs_then_ctrl_c(s))
         s.proc.wait(STOP_TIMEOUT)
-    assert "1 app(s) already open here" in said and "the server's limit" in said and "Close a tab" in said
-    assert apps, "the tab started no app process"
-    # closed by the server at once, not left to aiohttp's cancelling after its shutdown wait
-    assert took < SHUTDOWN_WAIT, f"the tab was closed {took:.1f} s after Ctrl+C"
+    assert "2 app(s) already open here" in said and "the server's limit" in said and "Close a tab" in said
+    assert len(apps) == 2, apps
+    # closed by the server at once, each app having kept its work first
+    assert took < SHUTDOWN_WAIT, f"the tabs were closed {took:.1f} s after Ctrl+C"
+    kept = {who: sorted(p.read_text(encoding="utf-8") for p in served_folder(who).glob("*.yaml")) for who in (ann, ben)}
+    assert [("Ann 1?" in t, "Ann 2?" in t) for t in kept[ann]] == [(True, False), (False, True)]
+    assert len(kept[ben]) == 1 and "Ben?" in kept[ben][0] and "Ann" not in kept[ben][0]
+    assert "the unsaved work of 2 tab(s) was kept" in s.output
     assert s.proc.returncode == 0 and "Traceback" not in s.output and "stopped." in s.output, s.output
     end = time.monotonic() + 10
     while (left := {p for p in apps if Path(f"/proc/{p}").exists()}) and time.monotonic() < end:
         time.sleep(0.1)
     assert not left, f"app processes {sorted(left)} outlived the server"
-
 
 def test_a_bad_port_is_refused_by_the_parser():
     done = subprocess.run([sys.executable, "-m", "fluxx_judge", "serve", "--port", "70000"],
@@ -193,32 +157,12 @@ def test_the_help_says_one_app_per_tab_and_warns_about_the_network():
                           timeout=30)
     words = " ".join(done.stdout.split())
     assert "Each browser tab that opens the page gets its own app" in words
-    assert "--host 0.0.0.0" in words and "anyone who can reach this machine can use the app" in words
+    assert "--host 0.0.0.0" in words and "anyone who can reach this machine can connect" in words
+    assert "the token is what keeps strangers out" in words and "the address is a password" in words
+    assert "--root" in words and "never hidden files, nothing outside it" in words
 
 
 # -- the real browser --------------------------------------------------------------------
-
-CATCH_TERMINAL = """
-Object.defineProperty(Object.prototype, "terminal", {configurable: true, set(value) {
-  window.__fluxxTerminal = value;
-  Object.defineProperty(this, "terminal", {value, writable: true, configurable: true, enumerable: true});
-}});
-"""
-READ_SCREEN = """() => {
-  const t = window.__fluxxTerminal;
-  if (!t) return null;
-  const b = t.buffer.active, rows = [];
-  for (let y = 0; y < t.rows; y++) {
-    const line = b.getLine(b.viewportY + y);
-    rows.push(line ? line.translateToString(true) : "");
-  }
-  return rows.join("\\n");
-}"""
-
-
-def chromium_path() -> str | None:
-    return os.environ.get("FLUXX_JUDGE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-
 
 @pytest.mark.slow(11)
 def test_the_app_in_a_real_browser(tmp_path):
@@ -268,6 +212,13 @@ def test_the_app_in_a_real_browser(tmp_path):
                              box["y"] + 0.5 * box["height"] / rows)
             shown = wait_for("lets-simplify-rounding", "rulings found")
             assert "step 0 of 1" not in shown
+            # the address without its token (the page's cookie carries it), on a phone held upright
+            page.set_viewport_size({"width": 390, "height": 740})
+            page.goto(f"http://127.0.0.1:{s.port}/")
+            shown = wait_for("Search the")
+            cols, rows = page.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
+            assert 20 <= cols <= 60 and rows >= 20, (cols, rows)
+            assert max(len(line) for line in shown.splitlines()) <= cols
         finally:
             browser.close()
     assert "Traceback" not in s.output and s.proc.returncode == 0, s.output

@@ -23,6 +23,7 @@ runs in a worker thread, so the app opens fast and never freezes.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -116,11 +117,15 @@ class FluxxJudgeApp(App[int]):
         Binding("ctrl+n", "new", "New", show=False),
     ]
 
-    def __init__(self, open_file: str | None = None, start_mode: str | None = None) -> None:
+    def __init__(self, open_file: str | None = None, start_mode: str | None = None,
+                 served_rescues: Path | None = None) -> None:
         super().__init__()
         self.open_file = open_file
         self.start_mode = start_mode
         self.session = Session()
+        # an app served to a browser: the rescue folder of that browser (tui.rescue.served_folder)
+        self.served_rescues = served_rescues
+        self.quit_by_user = False
 
     def get_line_filters(self):
         """Textual's filters and ours: control characters in drawn text are escaped (tui.escapes)."""
@@ -140,11 +145,13 @@ class FluxxJudgeApp(App[int]):
         """Say which unsaved scenarios were kept when a terminal went (`tui.rescue`)."""
         from tui.rescue import announce
 
-        kept = announce()
+        kept = announce(self.served_rescues)
         if kept:
             names = "\n".join(f"  {p}" for p in kept[-5:])
             more = f"\n  (and {len(kept) - 5} more in the same folder)" if len(kept) > 5 else ""
-            self.notify(f"Kept when the terminal closed before they were saved:\n{names}{more}\n"
+            when = ("an app of this browser closed (its tab, or the server, stopped)" if self.served_rescues
+                    else "the terminal closed")
+            self.notify(f"Kept when {when} before they were saved:\n{names}{more}\n"
                         "Ctrl+O and the path opens one.", title="Unsaved work kept", timeout=20, markup=False)
 
     # -- navigation ------------------------------------------------------------
@@ -373,7 +380,11 @@ class FluxxJudgeApp(App[int]):
             after()
 
     async def action_quit(self) -> None:
-        self._unless_unsaved(lambda: self.exit(0), "Quit")
+        def go() -> None:
+            self.quit_by_user = True
+            self.exit(0)
+
+        self._unless_unsaved(go, "Quit")
 
 
 def run_app(file: str | None = None) -> int:
@@ -387,4 +398,30 @@ def run_app(file: str | None = None) -> int:
         app.run()
     finally:
         watch.stop()
+    return app.return_code or 0
+
+
+def run_served_app(root: str, browser: str) -> int:
+    """Run the app for one browser tab of `fluxx-judge serve` (`fluxx_judge.served_app`):
+    it opens and saves only inside `root` (`tui.confine`), and its unsaved work is kept
+    for the browser `browser` (`tui.rescue.served_folder`), which alone is told of it.
+
+    Its work is kept however it ends, other than by its user's own Quit: a hangup from the
+    server (the tab closed, the server stopped), the server gone (its parent changed), a
+    request to stop or an interrupt (Textual's web driver turns those into the app's exit),
+    an error."""
+    from tui import confine
+    from tui.rescue import TerminalWatch, keep, served_folder
+
+    folder = served_folder(browser)
+    confine.confine_to(root, read_only=(folder,))
+    app = FluxxJudgeApp(served_rescues=folder)
+    server = os.getppid()
+    watch = TerminalWatch(lambda: app.session, folder=folder, alive=lambda: os.getppid() == server).start()
+    try:
+        app.run()
+    finally:
+        watch.stop()
+        if not app.quit_by_user:
+            keep(app.session, folder)
     return app.return_code or 0

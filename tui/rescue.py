@@ -9,11 +9,17 @@ the screen writer waits for a terminal that no longer takes output.
 
 `TerminalWatch`, started by `tui.app.run_app`, answers all three: the signals, and,
 when the app runs in a terminal, a watchdog thread that looks every second whether
-the terminal is still one (an app served to a browser, `fluxx-judge serve`, has no
-terminal, and is covered by the signals). Either way the scenario the user was making, if it has
+the terminal is still one. Either way the scenario the user was making, if it has
 changes that are not saved, is written to the rescue folder (`rescue_folder`) under a
 new name, never over anything, and the process ends. The next start of the app says
 which scenarios were kept there (`announce`), once each.
+
+An app served to a browser (`fluxx-judge serve`, `tui.app.run_served_app`) has the
+browser tab for a terminal: the server hangs up on it (SIGHUP) when the tab closes or
+the server stops, and its watchdog looks whether the server is still its parent (a
+server that was killed tells no one). Its work is kept in the folder of its own browser
+(`served_folder`), and only that browser's next app tells of it: the desktop app reads
+`rescue_folder()` itself, never its `served/` subfolders, and a served app only its own.
 """
 
 from __future__ import annotations
@@ -35,6 +41,17 @@ SEEN = ".announced"          # names of the kept files the app has already told 
 def rescue_folder() -> Path:
     """Where unsaved scenarios are kept when the terminal goes (in the user's data)."""
     return data_dir() / "rescued"
+
+
+BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def served_folder(browser: str) -> Path:
+    """Where the unsaved work of the apps served to one browser is kept (`browser`: its id,
+    `BROWSER_ID`, given by `fluxx-judge serve`)."""
+    if not BROWSER_ID.fullmatch(browser):
+        raise ValueError(f"not a browser id: {browser!r}")
+    return rescue_folder() / "served" / browser
 
 
 def keep(session: Any, folder: Path | None = None) -> Path | None:
@@ -101,15 +118,20 @@ class TerminalWatch:
 
     `session` gives the app's current session when asked. `exit` ends the process
     (`os._exit`: the app's own threads may be stuck writing to the lost terminal, so
-    nothing waits for them)."""
+    nothing waits for them). `folder`: where to keep the work (default `rescue_folder()`).
+    `alive`: what the watchdog asks instead of whether `fd` is still a terminal (a
+    served app: whether the server is still there)."""
 
     INTERVAL = 1.0
 
     def __init__(self, session: Callable[[], Any], fd: int | None = None,
-                 exit: Callable[[int], Any] = os._exit) -> None:
+                 exit: Callable[[int], Any] = os._exit, folder: Path | None = None,
+                 alive: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.fd = sys.__stdin__.fileno() if fd is None and sys.__stdin__ is not None else fd
         self.exit = exit
+        self.folder = folder
+        self.alive = alive
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._previous: dict[int, Any] = {}
@@ -118,7 +140,10 @@ class TerminalWatch:
     def start(self) -> "TerminalWatch":
         for sig in (signal.SIGHUP, signal.SIGTERM):
             self._previous[sig] = signal.signal(sig, self._on_signal)
-        if self.fd is not None and terminal_alive(self.fd):
+        if self.alive is None and self.fd is not None and terminal_alive(self.fd):
+            fd = self.fd
+            self.alive = lambda: terminal_alive(fd)
+        if self.alive is not None:
             threading.Thread(target=self._watch, name="terminal-watch", daemon=True).start()
         return self
 
@@ -136,7 +161,7 @@ class TerminalWatch:
                 return
             self._stop.set()
             try:
-                self.kept = keep(self.session())
+                self.kept = keep(self.session(), self.folder)
             finally:
                 self.exit(code)
 
@@ -145,6 +170,6 @@ class TerminalWatch:
 
     def _watch(self) -> None:
         while not self._stop.wait(self.INTERVAL):
-            if not terminal_alive(self.fd):          # type: ignore[arg-type]
+            if not self.alive():                     # type: ignore[misc]
                 self.lost(129)                       # as a hangup would have
                 return

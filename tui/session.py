@@ -11,7 +11,9 @@ the file when it was changed on disk since it was opened or saved, and to create
 missing folder, unless told the user agreed. It writes through
 `adjudicator.atomic_io.write_atomic` (symlinks followed, folders and devices refused,
 no temporary file left). New scenarios are proposed in `default_folder()`: the
-user's documents (or data) folder, never the project's checkout.
+user's documents (or data) folder, never the project's checkout. An app served to
+browsers opens and saves only where its confinement allows (`tui.confine`), and
+proposes its root folder.
 No Textual here: this is plain logic.
 """
 
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import InputError
+from tui import confine
 
 NEW_ID = "new-dispute"
 APP_DIR = "fluxx-judge"
@@ -81,6 +84,23 @@ def default_folder() -> Path:
         if not _inside(folder, _checkout()):
             return folder
     return Path(os.path.expanduser("~")) / APP_DIR
+
+
+def _save_folder() -> Path:
+    """Where new scenarios go: a served app's root, else `default_folder()`."""
+    confinement = confine.active()
+    return confinement.root if confinement is not None else default_folder()
+
+
+def _writable(path: str) -> bool:
+    confinement = confine.active()
+    if confinement is None:
+        return True
+    try:
+        confinement.writable(path)
+        return True
+    except confine.Refused:
+        return False
 
 
 def in_library(path: str | None) -> bool:
@@ -151,6 +171,12 @@ class Session:
 
         if share.looks_like_share(path):
             return cls.from_share(path)
+        confinement = confine.active()
+        if confinement is not None:
+            try:
+                path = confinement.readable(path)
+            except confine.Refused as refused:
+                return cls(error=InputError(refused.message, refused.path))
         path = os.path.abspath(os.path.expanduser(path))
         text = None
         try:
@@ -208,10 +234,11 @@ class Session:
 
     def proposed_path(self) -> str:
         """Where Save As proposes to write: this file, or a free name in the default folder
-        (for a new scenario or one from the built-in library)."""
-        if self.path and not in_library(self.path) and not _inside(Path(self.path), _checkout()):
+        (for a new scenario or one from the built-in library), or in a served app's root."""
+        folder = _save_folder()
+        if self.path and not in_library(self.path) and not _inside(Path(self.path), _checkout()) and \
+                _writable(self.path):
             return self.path
-        folder = default_folder()
         stem = os.path.splitext(os.path.basename(self.path))[0] if self.path else (self.doc.get("id") or "scenario")
         stem = id_from_path(str(stem))
         candidate, n = folder / f"{stem}.yaml", 2
@@ -271,9 +298,16 @@ class Session:
         the message says why)."""
         from adjudicator.atomic_io import WriteError, write_atomic
 
-        target = os.path.abspath(os.path.expanduser(path.strip())) if path and path.strip() else self.path
+        target = path.strip() if path and path.strip() else self.path
         if target is None:
             raise WriteError("no file name given", "<empty>")
+        confinement = confine.active()
+        if confinement is not None:
+            try:
+                target = confinement.writable(target)
+            except confine.Refused as refused:
+                raise WriteError(refused.message, refused.path) from None
+        target = os.path.abspath(os.path.expanduser(target))
         if os.path.isdir(target):
             raise WriteError(f"is a folder; add a file name, such as {os.path.join(target, 'dispute.yaml')}", target)
         real = os.path.realpath(target)
@@ -288,7 +322,7 @@ class Session:
         if not os.path.isdir(folder):
             if os.path.lexists(folder):
                 raise WriteError(f"{folder} is not a folder", target)
-            if not create_folder and Path(folder) != default_folder():
+            if not create_folder and Path(folder) != _save_folder():
                 raise FolderMissing(f"The folder {folder} does not exist. Create it and save there?", target)
             try:
                 os.makedirs(folder, exist_ok=True)

@@ -16,6 +16,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
+from tui.confine import path_exists
 from tui.widgets.list_labels import ChoiceList, list_option
 from tui.widgets.suggesters import PathSuggester
 
@@ -280,7 +281,7 @@ class OpenModal(ModalScreen[str | None]):
         event.stop()
         text = event.value.strip()
         ol = self.query_one("#open-library", OptionList)
-        if text and (os.path.exists(os.path.expanduser(text)) or os.sep in text or text.endswith((".yaml", ".yml"))):
+        if text and (path_exists(text) or os.sep in text or text.endswith((".yaml", ".yml"))):
             self.dismiss(text)             # a path (a missing file is reported when opened)
         elif text and ol.highlighted is not None and ol.option_count:
             self.dismiss(ol.get_option_at_index(ol.highlighted).id)

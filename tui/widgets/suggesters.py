@@ -23,14 +23,19 @@ class CardSuggester(Suggester):
 
 
 class PathSuggester(Suggester):
-    """Completes file and folder names."""
+    """Completes file and folder names (in a served app, only inside its root: `tui.confine`)."""
 
     def __init__(self) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
 
     async def get_suggestion(self, value: str) -> str | None:
+        from tui import confine
+
         if not value:
             return None
+        confinement = confine.active()
+        if confinement is not None:
+            return confinement.complete(value)
         expanded = os.path.expanduser(value)
         folder, stem = os.path.split(expanded)
         try:

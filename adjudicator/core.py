@@ -224,10 +224,13 @@ class Core:
                     defs[k].impl.on_checkpoint(self, k, p)
             self.inflate_temp_hands()
             owed = self.draws_owed()
+            passing: list[tuple[str, list[int], int]] = []
+            sized = 0
             if owed:
                 start = st.drawn == 0
-                self.draw(st.active_player, owed, counted=True,
+                self.draw(st.active_player, owed, counted=True, passing=passing,
                           why="the Draw rule" if start else "the Draw rule now asks for more than was drawn this turn")
+                sized = st.drawn
                 extra = self.draw_total(st.active_player) - self.draw_rule()
                 if start and extra > 0:
                     self.say(f"A bonus adds {extra} to {st.active_player}'s draws; the extra cards simply join the hand "
@@ -236,11 +239,18 @@ class Core:
                     self.say(f"The draw count went up mid-turn, so {st.active_player} draws the difference at once; "
                              "a lower count would take nothing back.", "rule-draw-rule-raised-catch-up",
                              "rule-new-rule-immediate")
+                    if self.hand_limit() is not None and self.play_quota(st.active_player)[0] == "all_but":
+                        why = self._own_turn_hand_limit(st.active_player)
+                        self.say(why[0].upper() + why[1:] + ".", "play-all-outranks-hand-limit-on-own-turn")
             if self.ruled("hand_limit") is not None or self.ruled("keeper_limit") is not None:
                 for p in self.seat_order(skip_active=True):
                     self.comply_with_limits(p, when_played=True)
             for system in systems:
                 system.after_limits(self)
+            if sized:
+                self._draw_was_sized(st.active_player, sized)
+            if passing:
+                self._passing_claims(passing)
             self.check_wins()
         finally:
             if not retiring():
@@ -371,13 +381,26 @@ class Core:
         for _, carry_out in duties:
             carry_out()
 
+    def _limit_cites(self, player: str, when_played: bool) -> tuple[str, ...]:
+        """The rulings behind meeting a Limit: at the turn's end, or at once off turn;
+        and at once before anything else when this step took away a card of theirs
+        that raised their Limits."""
+        if not when_played:
+            return ("rule-turn-sequence", "rule-limits-only-off-turn")
+        origin = self._origin
+        if origin is not None and origin[0] is self.state:
+            before, now = origin[1], self.state.keepers[player]
+            if any("limit_bonus" in before.defs[k].impl.overridden and k not in now for k in before.keepers[player]):
+                return ("rule-new-limit-immediate-compliance", "lost-limit-raiser-discard-before-anything-else")
+        return ("rule-new-limit-immediate-compliance",)
+
     def _meet_hand_limit(self, player: str, when_played: bool) -> None:
         st = self.state
         limit = self.hand_limit(player)
         hand = st.hands[player]
         if limit is not None and len(hand) > limit:
             n = len(hand) - limit
-            cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
+            cites = self._limit_cites(player, when_played)
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
                                  f"discard {n}", list(hand), count=n, cites=("limit-discard-choice",),
                                  fate=("is discarded", "stays in hand"))
@@ -393,7 +416,7 @@ class Core:
         keepers = [k for k in st.keepers[player] if st.defs[k].type == KEEPER] if limit is not None else []
         if limit is not None and len(keepers) > limit:
             n = len(keepers) - limit
-            cites = ("rule-new-limit-immediate-compliance",) if when_played else ("rule-turn-sequence", "rule-limits-only-off-turn")
+            cites = self._limit_cites(player, when_played)
             picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
                                  f"{limit}: discard {n}", keepers, count=n, cites=("limit-discard-choice",),
                                  fate=("is discarded", "stays in play"))
@@ -461,13 +484,24 @@ class Core:
         if st.game_over:
             return
         met, ungoals = self.goal_claims()
+        if ungoals and met:
+            # winning and losing at the same moment settles nothing: a tie, and play goes on
+            key = frozenset(met) | {"ungoal"}
+            if key != self._said_tie:
+                self._said_tie = key
+                self.say(f"The Ungoal {self.names(ungoals)} is met at the same moment as a Goal "
+                         f"({', '.join(sorted(met))}): winning and losing at once is no clear result, so it is handled "
+                         "like a tie: nobody wins, nobody loses, and play goes on until one player alone wins.",
+                         "goal-and-ungoal-met-together-game-goes-on", "rule-tie-game-continues", "rule-ungoal-all-lose")
+            return
         if ungoals:
             st.everyone_loses = True
+            lifted = [r for r in self.answering("lifts_block")]
             self.say(f"The Ungoal {self.names(ungoals)} is met: the game ends at once and every player loses.",
                      "rule-ungoal-all-lose")
-            if met:
-                self.say(f"A Goal is met at the same moment ({', '.join(sorted(met))}); the seeds are silent on this, and "
-                         "the engine lets the Ungoal end the game, since it ends it immediately.", "rule-ungoal-all-lose")
+            if lifted:
+                self.say(f"{self.names(lifted)} stops Creepers from keeping anyone from winning a Goal; it says "
+                         "nothing of Ungoals, which still go off.", "creepers-harmless-rule-leaves-ungoal-active")
             raise GameEnded()
         if met and self.variant.score(self, met):
             return
@@ -495,6 +529,28 @@ class Core:
                 self._said_stall.add((g, why[0]))
                 self.say(why[0], *why[1:])
 
+    def _draw_was_sized(self, player: str, drawn: int) -> None:
+        """A card laid down during the turn's draw (a Creeper drawn partway) may have
+        lowered what the Draw rule and bonuses give: the draw already made stands."""
+        now = self.draw_total(player)
+        if now < drawn:
+            self.say(f"{player}'s draw now comes to {now}, but its size was fixed when the draw began: the "
+                     f"{drawn} cards drawn stay drawn, and a later rise is counted against {drawn}.",
+                     "draw-allotment-fixed-when-draw-begins")
+
+    def _passing_claims(self, passing: list[tuple[str, list[int], int]]) -> None:
+        """Goals a player met for a moment partway through the turn's draw (a Creeper
+        laid down before the rest was drawn) that the finished draw no longer gives them."""
+        met, _ = self.goal_claims()
+        said: set[str] = set()
+        for player, goals, creeper in passing:
+            if player in said or (list(met) == [player] and set(goals) <= set(met[player])):
+                continue
+            said.add(player)
+            self.say(f"When {self.name(creeper)} was laid down partway through the draw, {player} met "
+                     f"{self.names(goals)} for a moment; but the draw is one event and winners are looked for "
+                     "only once it is complete.", "complete-the-draw-before-checking-a-win")
+
     def reshuffle(self) -> bool:
         """The draw pile is empty: shuffle the discard pile into a new one."""
         st = self.state
@@ -518,21 +574,29 @@ class Core:
         return True
 
     def draw(self, player: str, n: int, *, into: list[int] | None = None, counted: bool = False,
-             why: str = "", bonus: bool = False) -> list[int]:
+             why: str = "", bonus: bool = False, passing: list[tuple[str, list[int], int]] | None = None) -> list[int]:
         """Draw `n` non-Creeper cards for `player` (into their hand, or `into`). Creepers
-        drawn go straight to the table in front of them and another card is drawn."""
+        drawn go straight to the table in front of them and another card is drawn. With
+        `passing`, the Goals someone meets for a moment as a Creeper is laid down before
+        the draw is over are collected there (player, Goals, Creeper)."""
         st = self.state
         got: list[int] = []
         creepers: list[int] = []
         while len(got) < n:
-            if not st.draw_pile and not self.reshuffle():
-                self.say(f"There is nothing left to draw (draw and discard piles are empty): {player} draws "
-                         f"{len(got)} of {n}.", "no-cards-left-to-draw")
-                break
+            if not st.draw_pile:
+                if not self.reshuffle():
+                    self.say(f"There is nothing left to draw (draw and discard piles are empty): {player} draws "
+                             f"{len(got)} of {n}.", "no-cards-left-to-draw")
+                    break
+                if counted:
+                    self.say(f"The draw is finished before anything is played: {player} draws the "
+                             f"{n - len(got)} still owed from the new pile.", "finish-draw-phase-before-any-play")
             c = st.draw_pile[0]
             if st.defs[c].type == CREEPER:
                 self.place_in_front(player, c, DRAW, by=player)
                 creepers.append(c)
+                if passing is not None:
+                    passing.extend((p, goals, c) for p, goals in self.goal_claims()[0].items())
                 continue
             st.move(c, st.draw_pile, st.hands[player] if into is None else into)
             got.append(c)
@@ -561,7 +625,7 @@ class Core:
                     default_top(dst) if top is None else top)
         move = self.replaced(move)
         riders = ([c for c, k in st.attachments.items() if k == move.card]
-                  if st.attachments and move.src.kind == TABLE and move.dst.kind == HAND else [])
+                  if st.attachments and move.src.kind == TABLE and move.dst != move.src else [])
         if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
             self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
@@ -571,8 +635,32 @@ class Core:
             assert move.src.player is not None and move.dst.player is not None
             self.note_victim(move.src.player, move.dst.player, move.dst.kind == HAND)
         if riders:
-            self._riders_stay_on_the_table(move, riders)
+            self._riders_go_along(move, riders)
         return move
+
+    def _riders_go_along(self, move: Move, riders: list[int]) -> None:
+        """The Creepers attached to a Keeper that moved go with it in the same move:
+        in front of its new holder, or out of play with it; a Keeper gone into a hand
+        leaves them on the table (`_riders_stay_on_the_table`)."""
+        st = self.state
+        src = move.src.player
+        assert src is not None
+        if move.dst.kind == HAND:
+            self._riders_stay_on_the_table(move, riders)
+        elif move.dst.kind == TABLE:
+            assert move.dst.player is not None
+            for creeper in riders:
+                if creeper in st.keepers[src]:
+                    self.transfer(creeper, table(move.dst.player), by=move.by, src=table(src))
+            self.say(f"{self.names(riders)} stays attached to {self.name(move.card)} and moves with it to "
+                     f"{move.dst.player}.", "attached-pair-discarded-together")
+        else:
+            for creeper in riders:
+                st.detach(creeper)
+                if creeper in st.keepers[src]:
+                    self.discard(creeper, move.by, src=table(src))
+            self.say(f"{self.name(move.card)} left play, so the {self.names(riders)} attached to it is discarded "
+                     "with it.", "attached-pair-discarded-together")
 
     def _riders_stay_on_the_table(self, move: Move, riders: list[int]) -> None:
         """A Keeper that went into a hand leaves its attached Creepers behind, which
@@ -1063,6 +1151,11 @@ class Core:
                                       "rule-keepers-in-play-for-goals-powers", ("rule-in-play-definition",))
             reach = [wanted]
         if not reach:
+            holders = [p for p in st.players if p != player and any(defs[c].key == key for c in st.keepers[p])]
+            if holders:
+                return None, Rejected(f"{d.name} is in front of {holders[0]}: a card's power is used by the player it "
+                                      f"is in front of, never by {player}", "keeper-power-usable-only-by-owner",
+                                      ("rule-keepers-in-play-for-goals-powers", "rule-in-play-definition"))
             return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
                                   "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
                                   ("rule-in-play-definition",))
@@ -1082,12 +1175,14 @@ class Core:
         if not impl.free_action:
             return card, Rejected(f"{d.name} gives no free action to use")
         if player != st.active_player and not impl.off_turn:
-            return card, Rejected(f"free actions are taken on your own turn; it is {st.active_player}'s turn",
-                                  "rule-free-actions-anytime-not-plays")
+            return card, Rejected(f"free actions are taken on your own turn, and a turn's chance to take them ends "
+                                  f"when the next turn begins; it is {st.active_player}'s turn",
+                                  "rule-free-actions-anytime-not-plays", ("free-actions-open-until-next-turn-starts",))
         if st.temp_hands and player == st.active_player:
             return card, Rejected(f"{d.name} cannot be used while a temporary hand is being played "
-                                  f"({self.name(st.temp_hands[-1].source)}); use it before or after",
-                                  "gowi-inside-temp-hand")
+                                  f"({self.name(st.temp_hands[-1].source)}): the Action is finished first, even "
+                                  "when a card it put down is what gives the power; use it before or after",
+                                  "keeper-powers-wait-until-compound-action-ends", ("gowi-inside-temp-hand",))
         if impl.used_once_per_turn(d) and card in st.free_used and player == st.active_player:
             return card, Rejected(f"{self.name(card)} can be used only once per turn, and {player} has used it this "
                                   "turn", "once-per-turn-power")
@@ -1111,6 +1206,10 @@ class Core:
         self.open_window("use", card, player, before)
         self.say(f"{player} uses {self.name(card)} (a free action: it is not a play).",
                  "rule-free-actions-anytime-not-plays")
+        if player == st.active_player and st.phase == "play" and not st.temp_hands and not self.plays_left():
+            self.say(f"{player} has no play left this turn, but the turn is not over until the free actions "
+                     "open to them are used or let go: first the plays, then free actions, then the Limits.",
+                     "free-actions-open-until-next-turn-starts", "free-action-move-after-last-play")
         impl.use(self, card, player)
         self.checkpoint()
 
@@ -1145,10 +1244,17 @@ class Core:
         if duty:
             return Rejected(duty, "turn-ending-cards-list")
         if self.plays_left() > 0:
+            limited = self.hand_limit() is not None and self.play_quota(player)[0] == "all_but"
             return Rejected(f"{player} still owes {self.plays_left_label()} play(s) and has cards to play them with; "
-                            "cards cannot simply be kept or thrown away", "rule-no-voluntary-discard",
-                            ("rule-turn-sequence", "play-all-includes-new-cards"))
+                            "cards cannot simply be kept or thrown away"
+                            + (f" ({self._own_turn_hand_limit(player)})" if limited else ""), "rule-no-voluntary-discard",
+                            ("rule-turn-sequence", "play-all-includes-new-cards",
+                             *(("play-all-outranks-hand-limit-on-own-turn",) if limited else ())))
         return None
+
+    def _own_turn_hand_limit(self, player: str) -> str:
+        return (f"the Hand Limit does not bind {player} during their own turn: the cards in hand are plays owed, and "
+                "the Limit counts only what is still held when the turn ends")
 
     def _event_end_turn(self, player: str) -> None:
         refusal = self._end_turn_refusal(player)
@@ -1342,7 +1448,7 @@ class Core:
 
     def next_player(self) -> str:
         st = self.state
-        if st.another_turn and st.turns_in_a_row < 2:
+        if st.another_turn:
             return st.active_player
         order = self.seat_order()
         return order[0] if order else st.active_player
@@ -1389,14 +1495,15 @@ class Core:
         between = self.variant.between_turns(self, player)
         if between is not None:
             nxt = between
+            st.another_turn, st.extra_turn_cards = 0, []
         else:
             nxt = self.next_player()
             if nxt == player:
+                st.another_turn = max(0, st.another_turn - 1)
                 st.turns_in_a_row += 1
                 self.say(f"{player} takes another turn.")
             else:
-                st.turns_in_a_row = 1
-        st.another_turn = False
+                st.another_turn, st.turns_in_a_row, st.extra_turn_cards = 0, 1, []
         self.start_turn(nxt)
 
     def start_turn(self, player: str) -> None:

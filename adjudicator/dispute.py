@@ -227,6 +227,12 @@ def _win_words(wins: standing.Wins) -> tuple[str, list[Entry]]:
     if wins.everyone_loses:
         text = "Nobody wins: an Ungoal is met, so the game ends and every player loses."
         return text, [Entry(text, ("rule-ungoal-all-lose",))]
+    if wins.tie and wins.ungoals:
+        goals = sorted({g for gs in wins.met.values() for g in gs})
+        text = (f"Nobody wins yet: {_and(sorted(wins.met))} meet{'s' if len(wins.met) == 1 else ''} {_and(goals)} while "
+                f"the Ungoal {_and(wins.ungoals)} is met too; winning and losing at once is handled like a tie, so "
+                "nobody loses either and play goes on.")
+        return text, [Entry(text, ("goal-and-ungoal-met-together-game-goes-on", "rule-tie-game-continues"))]
     if wins.tie:
         goals = sorted({g for gs in wins.met.values() for g in gs})
         text = (f"Nobody wins yet: {_and(sorted(wins.met))} meet {_and(goals)} at the same moment, a tie, so play "

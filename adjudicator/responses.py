@@ -239,7 +239,7 @@ class Windows:
         if counter:
             self.core.discard(target.card, player, cause=CANCEL, src=IN_FLIGHT)
             self.core.say(f"{victim.name} is discarded; what it had canceled stands again, as each Surprise negates the one "
-                     "beneath it.", "surprise-chain-parity")
+                     "beneath it.", "surprise-chain-parity", *victim.impl.when_countered)
         else:
             if self.resume is not None and self.resume.decision is not None and self.resume.event.verb != "end_turn":
                 self.core.say(f"{d.name} comes before any of {victim.name}'s effect, which was still waiting "

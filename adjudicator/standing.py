@@ -84,10 +84,11 @@ class Wins:
     stopped: list[Stopped] = field(default_factory=list)
     stalls: list[Entry] = field(default_factory=list)     # a Goal's own reason nobody meets it (`why_nobody_wins`)
     win_cites: tuple[str, ...] = ()
+    ungoals: list[str] = field(default_factory=list)     # Ungoals met now (with a Goal met too: a tie)
 
     @property
     def tie(self) -> bool:
-        return not self.winner and len(self.met) > 1
+        return not self.winner and not self.everyone_loses and (len(self.met) > 1 or bool(self.met and self.ungoals))
 
     @property
     def contested(self) -> bool:
@@ -102,9 +103,9 @@ def wins(engine: "Engine") -> Wins:
     st = core.state
     defs = st.defs
     with _quiet(core):
-        met, _ = core.goal_claims()
+        met, ungoals = core.goal_claims()
         out = Wins(st.winner, st.everyone_loses, [defs[g].name for g in st.goals],
-                   {p: [defs[g].name for g in gs] for p, gs in met.items()})
+                   {p: [defs[g].name for g in gs] for p, gs in met.items()}, ungoals=[defs[g].name for g in ungoals])
         if st.winner:
             held = met.get(st.winner, [])
             out.win_cites = tuple(dict.fromkeys(c for g in held for c in defs[g].impl.win_cites(core, g)))

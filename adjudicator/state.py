@@ -110,7 +110,8 @@ class Window:
 # the plain lists of card ids or facts that a copy of the table copies
 _LISTS = ("rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "rules_pile", "rules_discard", "scored",
           "resolving",
-          "eliminated", "free_used", "held_at_start", "claims", "windows", "history", "reshuffle_order")
+          "eliminated", "free_used", "held_at_start", "claims", "windows", "history", "reshuffle_order",
+          "extra_turn_cards")
 
 
 @dataclass
@@ -135,6 +136,7 @@ class State:
     eliminated: list[str] = field(default_factory=list)
     attachments: dict[int, int] = field(default_factory=dict)   # attached Creeper -> its Keeper
     waiting: dict[str, list[str]] = field(default_factory=dict)  # eliminated -> players who completed a turn since
+    knocked_in: dict[str, int] = field(default_factory=dict)     # eliminated -> the turn (number) that knocked them out
     secrets: dict[int, str] = field(default_factory=dict)        # Secret -> the hand it was in at the last checkpoint
     goals_seen: frozenset[int] | None = None                     # the Goals in play at the last checkpoint
     two_player: bool = False                                     # the game started with two players
@@ -149,8 +151,9 @@ class State:
     free_used: list[int] = field(default_factory=list)   # copies whose free action was used this turn
     held_at_start: list[int] = field(default_factory=list)   # what the active player had in front of them as the turn began
     claims: list[str] = field(default_factory=list)    # judged bonuses the table granted this turn
-    another_turn: bool = False
+    another_turn: int = 0         # extra turns owed to the active player, one per card that granted one
     turns_in_a_row: int = 1
+    extra_turn_cards: list[str] = field(default_factory=list)  # keys of the cards that granted an extra turn in this run
     turn_number: int = 1
     # the game
     winner: str | None = None
@@ -215,6 +218,7 @@ class State:
         d["temp_hands"] = [t.copy() for t in self.temp_hands]
         d["attachments"] = dict(self.attachments)
         d["waiting"] = {p: list(v) for p, v in self.waiting.items()}
+        d["knocked_in"] = dict(self.knocked_in)
         d["secrets"] = dict(self.secrets)
         d["rng"] = self.rng.copy()
         copy.__dict__ = d

@@ -107,9 +107,11 @@ class KnockOuts(System):
         check_last_standing(core)
 
     def turn_ended(self, core: Core, player: str) -> None:
-        # a knocked-out player may come back once everyone else has completed a turn
-        for out in core.state.waiting.values():
-            if player not in out:
+        # a knocked-out player may come back once everyone else has had a turn since the
+        # knock-out: the turn in which it happened does not count
+        st = core.state
+        for name, out in st.waiting.items():
+            if player not in out and st.knocked_in.get(name) != st.turn_number:
                 out.append(player)
 
     @staticmethod
@@ -142,6 +144,7 @@ class KnockOuts(System):
             return
         st.knock_out(player)
         st.waiting[player] = []
+        st.knocked_in[player] = st.turn_number
         if player == st.active_player:
             core.end_turn(f"{player} was knocked out", immediately=True)
 
@@ -154,16 +157,19 @@ class KnockOuts(System):
                            "rule-danger-rejoin-limits", ("rule-meta-rules-persist",))
         missing = [p for p in st.players if p not in st.eliminated and p not in st.waiting.get(name, [])]
         if missing:
-            raise Rejected(f"{name} may come back only once every other player has completed a turn since the "
-                           f"knock-out; still to play: {', '.join(missing)}", "rule-danger-rejoin-wait",
-                           ("rule-jumping-in",))
+            raise Rejected(f"{name} may come back only once every other player has had a turn since the knock-out "
+                           "(the turn in which it happened does not count); still to play: "
+                           f"{', '.join(missing)}", "rule-danger-rejoin-wait",
+                           ("rule-jumping-in", "eliminated-player-waits-for-a-full-round"))
         if not st.draw_pile:
             raise Rejected(f"{name} may come back only if at least one card can be drawn before the discard pile is "
                            "reshuffled, and the draw pile is empty", "rule-danger-rejoin-limits")
         st.bring_back(name)
         st.waiting.pop(name, None)
-        core.say(f"{name} jumps back into the game with a fresh hand of 3.", "rule-danger-rejoin-wait",
-                 "rule-jumping-in")
+        st.knocked_in.pop(name, None)
+        core.say(f"{name} jumps back into the game with a fresh hand of 3: every other player has had a turn since "
+                 "the knock-out, the knocker's next one included.", "rule-danger-rejoin-wait", "rule-jumping-in",
+                 "eliminated-player-waits-for-a-full-round")
         core.deal_in(name)
         core.checkpoint()
 

@@ -94,10 +94,10 @@ def position_key(state: State, pending: Any = None, origin: int | None = None) -
               for t in state.temp_hands),
         tuple(sorted((d[a].key, d[b].key) for a, b in state.attachments.items())),
         tuple(sorted((d[c].key, p) for c, p in state.secrets.items())),
-        tuple(sorted((p, tuple(v)) for p, v in state.waiting.items())),
+        tuple(sorted((p, tuple(v)) for p, v in state.waiting.items())), tuple(sorted(state.knocked_in.items())),
         None if state.goals_seen is None else tuple(sorted(d[g].key for g in state.goals_seen)),
         tuple(state.eliminated), state.active, state.drawn, state.played, state.phase, state.started_empty,
-        tuple(sorted(state.free_used)), tuple(sorted(state.held_at_start)), tuple(sorted(state.claims)), state.another_turn, state.turns_in_a_row,
+        tuple(sorted(state.free_used)), tuple(sorted(state.held_at_start)), tuple(sorted(state.claims)), state.another_turn, state.turns_in_a_row, tuple(state.extra_turn_cards),
         state.turn_number, state.questions, state.winner, state.everyone_loses, state.ended, state.rng.s,
         tuple(state.reshuffle_order), waiting,
     )

@@ -155,15 +155,6 @@ def test_relevance_phrasings_name_rulings_and_cover_the_share(pack):
 # to the rules core: the engine's outcome agrees, or the rule is one the core does not
 # know yet, but the line that decides it is the core's and cites another ruling.
 WAITING_FOR_CORE = {
-    "play-all-outranks-hand-limit-on-own-turn",        # end_turn refusal (core)
-    "finish-draw-phase-before-any-play",               # the draw and its reshuffle (core)
-    "complete-the-draw-before-checking-a-win",         # the draw as one event (core)
-    "draw-allotment-fixed-when-draw-begins",           # the draw's size, attaching (core)
-    "several-transporters-six-apiece",                 # a Creeper riding its Keeper into a hand
-    "keeper-power-usable-only-by-owner",               # Core._use_refusal
-    "its-a-trap-countered-steal-goes-ahead",           # Responses._cancel, a counter
-    "free-actions-open-until-next-turn-starts",        # Core._event_use / _use_refusal
-    "keeper-powers-wait-until-compound-action-ends",   # Core._use_refusal
     "face-out-cards-exempt-from-play-all",             # no face-out state for a card in hand
 }
 # Entries 61-120 not replayed yet, each for the reason given (pending the rules core, or no
@@ -174,12 +165,7 @@ SECOND_HALF_NOT_REPLAYED = {
     "share-the-wealth-mixes-buried-booty": CORE + "cards hidden under a card (the Treasure Map's Booty)",
     "face-down-keepers-count-for-keeper-limit": CORE + "face-down Keepers and hidden piles in the Keeper count",
     "camouflaged-keeper-can-be-stolen": CORE + "face-down Keepers (Camouflage)",
-    "eliminated-player-waits-for-a-full-round": CORE + "the knocker's knock-out turn must not count (systems.py)",
-    "goal-and-ungoal-met-together-game-goes-on": CORE + "Core.check_wins lets the Ungoal end the game",
-    "creepers-harmless-rule-leaves-ungoal-active": CORE + "the Ungoal line of Core.check_wins cites no record",
-    "free-action-move-after-last-play": CORE + "the free-action lines are Core._event_use's",
-    "lost-limit-raiser-discard-before-anything-else": CORE + "the limit line is Core.comply_with_limits's",
-    "two-extra-turn-cards-two-extra-turns": CORE + "extra turns owed are one flag (Core.next_player)",
+    "two-extra-turn-cards-two-extra-turns": NO_CARD + "a second extra-turn card (copies of Take Another Turn are one card)",
     "lkdt-action-cancelled-but-stays-attached": CORE + "an Action kept under Let's Keep Doing That",
     "in-my-bunk-shields-all-assets": CORE + "a player out of reach until their next turn, for every move",
     "cult-clash-tie-means-game-not-over": NO_CARD + "Cult Clash, Doom points, Elder Sign",

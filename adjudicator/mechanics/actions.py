@@ -497,11 +497,22 @@ class AnotherTurn(Mechanic):
     summary = "take another turn after this one (never more than two in a row)"
 
     def play(self, e, card, player):
+        # one extra turn per card: a card (any copy of it) that has already given one in
+        # this run of turns gives no more, however it came to be played again
         st = e.state
-        st.another_turn = True
-        if st.turns_in_a_row >= 2:
-            e.say(f"{player} is already on a second turn in a row: {e.name(card)} gives no third, however it came to be "
-                  "played again.", "take-another-turn-never-more-than-two")
+        key = st.defs[card].key
+        if key in st.extra_turn_cards:
+            e.say(f"{e.name(card)} has already given {player} an extra turn in this run of turns: played again, or "
+                  "another copy of it, it gives no more (two turns in a row through one card at most).",
+                  "take-another-turn-never-more-than-two")
+            return
+        others = len(st.extra_turn_cards)
+        st.extra_turn_cards.append(key)
+        st.another_turn += 1
+        if others:
+            e.say(f"{e.name(card)} is another card granting an extra turn: each card gives one, so {player} is owed "
+                  f"{st.another_turn} more turn{'s' if st.another_turn > 1 else ''} after this one.",
+                  "two-extra-turn-cards-two-extra-turns")
         else:
             e.say(f"{player} will take another turn once this one ends.")
 

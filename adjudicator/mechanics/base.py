@@ -62,6 +62,8 @@ class Mechanic:
     # a free action that plays a card: the rulings a Surprise that comes after it, too
     # late for the card before, is refused with
     closes_windows_ruling: ClassVar[tuple[str, ...]] = ()
+    # a Surprise: the rulings on what stands when it is itself canceled by another
+    when_countered: ClassVar[tuple[str, ...]] = ()
 
     effects: ClassVar[frozenset[str]] = frozenset()  # static effects it imposes while in force (EFFECTS)
     # the hooks below this class overrides (filled in by `register`): the engine asks a

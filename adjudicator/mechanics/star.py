@@ -105,8 +105,7 @@ class PassesAtTurnEnd(Mechanic):
             return
         to = order[1]
         riders = _attached_to(e, card)
-        for c in (card, *riders):
-            e.transfer(c, table(to), src=table(holder), cause=TURN)
+        e.transfer(card, table(to), src=table(holder), cause=TURN)     # (what is attached goes along)
         e.say(f"{holder}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
               (f", with the attached {e.names(riders)}." if riders else "."))
         e.checkpoint()          # (the receiver is off turn now: a Limit binds them at once)
@@ -557,15 +556,18 @@ class ReturnTaggedKeepers(Mechanic):
             e.say(f"{e.name(card)} finds no such Keeper in play; it is still a legal play and still uses the play.",
                   "rule-cards-always-playable")
             return
-        holder = next((p for p in e.seat_order(start=player) for k in st.keepers[p]
-                       if p_["gatherer"] and st.defs[k].name == p_["gatherer"] and st.defs[k].impl.power_active(e, k)),
-                      None)
+        gatherers = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
+                     if p_["gatherer"] and st.defs[k].name == p_["gatherer"] and st.defs[k].impl.power_active(e, k)]
+        holder = gatherers[0][0] if gatherers else None
         broken = [k for p in st.players for k in st.keepers[p]
                   if p_["gatherer"] and st.defs[k].name == p_["gatherer"] and not st.defs[k].impl.power_active(e, k)]
         if broken and holder is None:
             e.say(f"The {p_['gatherer']} in play is switched off by a Malfunction, so it gathers nothing: "
                   f"{e.name(card)} goes exactly as if there were no {p_['gatherer']}.",
                   "malfunctioning-teleporter-gathers-nothing")
+        if len(gatherers) > 1:
+            self._in_groups(e, card, player, beings, gatherers)
+            return
         with e.atomic():
             for p, k in beings:
                 e.take_into_hand(k, holder or p, by=player)
@@ -576,6 +578,46 @@ class ReturnTaggedKeepers(Mechanic):
             else:
                 for p in dict.fromkeys(p for p, _ in beings):
                     e.say(f"{e.names(k for q, k in beings if q == p)} go(es) back to {p}'s hand.")
+
+
+    GROUP = 6
+
+    def _in_groups(self, e, card, player, beings, gatherers):
+        """Several gatherers working (decks combined): one group of up to six Keepers
+        for each, in turn order from the card's player, who picks the groups; what no
+        group takes goes back to its owner's hand."""
+        st = e.state
+        gatherer = st.defs[gatherers[0][1]].name
+        left = [k for _, k in beings]
+        owner = {k: p for p, k in beings}
+        groups: list[tuple[str, list[int]]] = []
+        for p, _ in gatherers:
+            if not left:
+                break
+            if len(left) <= self.GROUP:
+                group = list(left)
+            else:
+                group = e.choose("cards", player, f"{player} picks the {self.GROUP} Keepers that go to {p} "
+                                 f"(one {gatherer})", list(left), count=self.GROUP,
+                                 cites=("several-transporters-six-apiece",), fate=(f"goes to {p}", "waits"))
+            left = [k for k in left if k not in group]
+            groups.append((p, group))
+        e.say(f"{len(gatherers)} {gatherer}s are working ({', '.join(p for p, _ in gatherers)}): each gathers a "
+              f"group of up to {self.GROUP}, in turn order from {player}, who picks the groups.",
+              "several-transporters-six-apiece")
+        with e.atomic():
+            for p, group in groups:
+                for k in group:
+                    e.take_into_hand(k, p, by=player)
+            for k in left:
+                e.take_into_hand(k, owner[k], by=player)
+            e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")
+            for p, group in groups:
+                e.say(f"{e.names(group)} go(es) to {p}'s hand.", "several-transporters-six-apiece")
+            if left:
+                e.say(f"More Keepers than the groups hold: {e.names(left)} go(es) back to the owners' hands, as the "
+                      f"card does without a {gatherer}; the ruling on several {gatherer}s does not say where the rest "
+                      "go.", "several-transporters-six-apiece")
 
 
 @register

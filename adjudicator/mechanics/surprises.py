@@ -172,6 +172,7 @@ class ThatsMine(SurpriseMechanic):
 @register
 class ItsATrap(SurpriseMechanic):
     name = "its_a_trap"
+    when_countered = ("its-a-trap-countered-steal-goes-ahead",)
     counters = "steal"
     cancels = {"concept:free_action": "stop-that-vs-free-action"}
     summary = "out of turn: cancel any action stealing one of your Keepers and steal one back; in turn: others discard, you draw 2"

@@ -168,7 +168,9 @@ class Tab:
 
     # -- from the app to the browser --------------------------------------------------
     async def _forward_output(self) -> None:
-        out = self.process.stdout
+        process = self.process
+        assert process is not None and process.stdout is not None     # started with a pipe (`_live`)
+        out = process.stdout
         try:
             for _ in range(10):
                 line = await out.readline()
@@ -177,7 +179,7 @@ class Tab:
             else:
                 line = b""
             if line != b"__GANGLION__\n":
-                status = await self.process.wait()
+                status = await process.wait()
                 if self._ending is None:            # not hung up on before it was ready: it failed
                     log.warning("a tab's app did not start (exit status %s)", status)
                 return
@@ -200,11 +202,13 @@ class Tab:
             if kind == b"D":
                 await self.ws.send_bytes(payload)
             elif kind == b"M":
-                await self._meta(json.loads(payload))
+                meta = json.loads(payload)
+                if isinstance(meta, dict):
+                    await self._meta(meta)
             elif kind == b"P":
                 from textual_serve._binary_encode import load
 
-                unpacked = load(payload)
+                unpacked: Any = load(payload)
                 if unpacked[0] == "deliver_chunk":
                     await self.tabs.downloads.chunk_received(unpacked[1], unpacked[2])
         except (ConnectionError, RuntimeError):     # the tab closed meanwhile
@@ -218,8 +222,10 @@ class Tab:
             await self.ws.send_str(json.dumps(["open_url", {"url": meta["url"], "new_tab": meta.get("new_tab")}]))
         elif kind == "deliver_file_start":
             try:
+                # the manager reads only `app_service_id` and `send_meta` of its app service
                 await self.tabs.downloads.create_download(
-                    app_service=self, delivery_key=str(meta["key"]), file_name=Path(meta["path"]).name,
+                    app_service=self,  # type: ignore[arg-type]
+                    delivery_key=str(meta["key"]), file_name=Path(meta["path"]).name,
                     open_method=meta["open_method"], mime_type=meta["mime_type"], encoding=meta["encoding"],
                     name=meta.get("name"))
             except KeyError:
@@ -277,6 +283,7 @@ class Tab:
         if not await self.started:
             return
         process = self.process
+        assert process is not None            # it started
         if process.returncode is None:
             try:
                 process.send_signal(signal.SIGHUP)

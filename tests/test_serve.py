@@ -80,6 +80,8 @@ async def ask(tab: AppScreen, question: str) -> None:
     await tab.wait_for("The question in dispute")
     tab.mark()
     await tab.keys(question + ENTER)
+    await tab.wait_for("What does the question ask?")     # then the kind of answer it wants
+    await tab.keys("turn" + ENTER)
     await tab.wait_for(f"Question (Ctrl+W) {question}")
 
 

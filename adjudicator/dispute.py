@@ -184,10 +184,14 @@ def _legal(engine: "Engine", step: "Step", turn: standing.Turn, before: "Step | 
         text = _full(f"No: {_may(event, engine, step.actor, False)}: {step.reason}")
         lines = _step_lines(step)
         d = step.decision
-        if event.verb in ("choose", "random") and d is not None and d.cites:
-            # an answer refused while the decision waits: the rulings that set its options decide it
-            lines.append(Entry(_full(f"{'Chance' if d.chance else d.by} must still decide: {d.prompt}"),
-                               tuple(d.cites)))
+        if event.verb in ("choose", "random") and d is not None:
+            # an answer refused while the decision waits: the rulings that set its options
+            # decide it, the decision's own or, without any, those of the step that raised it
+            if d.cites:
+                lines.append(Entry(_full(f"{'Chance' if d.chance else d.by} must still decide: {d.prompt}"),
+                                   tuple(d.cites)))
+            elif before is not None and before.status == "waiting" and before.decision == d:
+                lines += [e for e in _step_lines(before) if e.cites]
         return Reply(LEGAL, text, lines, {"allowed": False})
     if event.verb in ("choose", "random"):
         text = f"Yes: that answer stands ({step.words})."

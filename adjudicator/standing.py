@@ -338,7 +338,7 @@ def _draw_words(core: "Core", player: str, since: DrawMark | None) -> str:
         return ""
     now = st.drawn if new_turn else st.drawn - since.drawn
     cards = f"{total} card{'s' if total != 1 else ''}"
-    text = f"{player} owes no more draws: the Draw rule asks for {cards} this turn and {player} has drawn {st.drawn}"
+    text = f"{player} owes no more draws: this turn's draw comes to {cards} and {player} has drawn {st.drawn}"
     if st.drawn > total:
         return text + " already, so nothing more is drawn and nothing is given back."
     if 0 < now < st.drawn:

@@ -267,11 +267,11 @@ def test_what_a_player_must_draw_is_told_by_what_the_event_drew():
     # draws are made by themselves, so a "how many must she draw?" is answered by where
     # the Draw rule stands after the event: what it asks for, what was drawn, and when
     ans = answer_of(DRAW_RULE.format(rule="Draw 3", old="", drawn=1))
-    assert ans.text.startswith("Ann owes no more draws: the Draw rule asks for 3 cards this turn and Ann has drawn 3, "
+    assert ans.text.startswith("Ann owes no more draws: this turn's draw comes to 3 cards and Ann has drawn 3, "
                                "2 of them just now. Ann must go on with the turn: Ann still owes 1 play(s)")
     assert "rule-draw-rule-raised-catch-up" in [r.id for r in ans.rulings]
     ans = answer_of(DRAW_RULE.format(rule="Draw 3", old="Draw 5, ", drawn=5))
-    assert ans.text.startswith("Ann owes no more draws: the Draw rule asks for 3 cards this turn and Ann has drawn 5 "
+    assert ans.text.startswith("Ann owes no more draws: this turn's draw comes to 3 cards and Ann has drawn 5 "
                                "already, so nothing more is drawn and nothing is given back.")
     # an event that leaves the draw alone says nothing of it
     ans = answer_of(DRAW_RULE.format(rule="Milk", old="", drawn=1))
@@ -302,6 +302,7 @@ events:
 
 
 def test_an_answer_refused_while_a_decision_waits_cites_the_rulings_of_its_options():
+    # the decision's own rulings (Rotate Hands: left or right only) ...
     text = """
 format: 1
 question: {text: May Ann pass her hand across the table to Cal?, ask: legal}
@@ -321,6 +322,11 @@ events:
     ans = answer_of(text)
     assert ans.text.startswith("No: Ann's answer is refused: 'Cal' is not one of the players that can be chosen")
     assert [r.id for r in ans.rulings] == ["rotate-hands-left-or-right-only"]
+    # ... or, a decision citing none, those of the step that raised it (the Action
+    # being carried out is not yet on the discard pile for Let's Do That Again!)
+    ans = replay_file(f"{library_path()}/base/faq-pack-lets-do-that-again-inside-d3p2.yaml").answer
+    assert ans.kind == "legal" and ans.text.startswith("No: Ben's answer is refused: 'Draw 3, Play 2 of Them' is not")
+    assert "compound-action-not-in-discard-while-resolving" in [r.id for r in ans.rulings]
 
 
 def test_a_turn_ending_card_canceled_is_told_with_the_ruling_that_undoes_it():

@@ -256,6 +256,7 @@ class DrawMark:
     turn_number: int
     drawn: int
     total: int
+    rule: tuple[int, ...]          # the cards that set the Draw rule's number (none: the Basic Rules)
 
 
 def draw_mark(engine: "Engine") -> DrawMark:
@@ -263,7 +264,8 @@ def draw_mark(engine: "Engine") -> DrawMark:
     core = engine.core
     st = core.state
     with _quiet(core):
-        return DrawMark(st.active_player, st.turn_number, st.drawn, core.draw_total(st.active_player))
+        return DrawMark(st.active_player, st.turn_number, st.drawn, core.draw_total(st.active_player),
+                        tuple(core.answering("draw_base")))
 
 
 def duty(engine: "Engine", player: str, since: DrawMark | None = None) -> Duty:
@@ -315,15 +317,16 @@ def duty(engine: "Engine", player: str, since: DrawMark | None = None) -> Duty:
 
 def draw_changed(engine: "Engine", since: DrawMark | None) -> bool:
     """Whether the event read by `since` changed the active player's standing under the
-    Draw rule: a turn of theirs began, cards were drawn for it, or its count changed."""
+    Draw rule: a turn of theirs began, cards were drawn for it, its count changed, or
+    another card now sets it (a Draw 5 reading as the Draw 3 it replaced)."""
     core = engine.core
     st = core.state
     if since is None or st.phase != "play" or st.game_over:
         return False
     with _quiet(core):
-        total = core.draw_total(st.active_player)
+        total, rule = core.draw_total(st.active_player), tuple(core.answering("draw_base"))
     return (since.turn_number != st.turn_number or since.active != st.active_player or since.drawn != st.drawn
-            or since.total != total)
+            or since.total != total or since.rule != rule)
 
 
 def _draw_words(core: "Core", player: str, since: DrawMark | None) -> str:
@@ -334,7 +337,7 @@ def _draw_words(core: "Core", player: str, since: DrawMark | None) -> str:
         return ""
     total = core.draw_total(player)
     new_turn = since.turn_number != st.turn_number or since.active != player
-    if not new_turn and since.drawn == st.drawn and since.total == total:
+    if not new_turn and (since.drawn, since.total, since.rule) == (st.drawn, total, tuple(core.answering("draw_base"))):
         return ""
     now = st.drawn if new_turn else st.drawn - since.drawn
     cards = f"{total} card{'s' if total != 1 else ''}"
@@ -383,11 +386,12 @@ def _limit_lines(engine: "Engine", player: str) -> tuple[list[Entry], bool]:
 ZONE_WORDS = {"rules": "in play among the New Rules", "meta_rules": "in play as a Meta Rule",
               "goals": "in play as a Goal", "draw_pile": "in the draw pile", "discard": "on the discard pile",
               "removed": "out of the game", "resolving": "being carried out", "rules_pile": "in the Solo Rules deck",
-              "scored": "among the scored Goals"}
+              "rules_discard": "on the Solo Rules discard pile", "scored": "among the scored Goals"}
 
 
 def zone_words(zone: str) -> str:
-    """A zone of `State.all_zones` as a player says it: "in Ben's hand", "in front of Ann"."""
+    """A zone of `State.all_zones` as a player says it: "in Ben's hand", "in front of Ann"
+    (every zone it names has its words: tests/test_answers_by_kind.py)."""
     who, _, kind = zone.rpartition(".")
     if who:
         return {"hand": f"in {who}'s hand", "keepers": f"in front of {who}",

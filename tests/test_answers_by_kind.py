@@ -273,6 +273,9 @@ def test_what_a_player_must_draw_is_told_by_what_the_event_drew():
     ans = answer_of(DRAW_RULE.format(rule="Draw 3", old="Draw 5, ", drawn=5))
     assert ans.text.startswith("Ann owes no more draws: this turn's draw comes to 3 cards and Ann has drawn 5 "
                                "already, so nothing more is drawn and nothing is given back.")
+    # a second copy of the Draw rule in force replaces it: the count stands, nothing is drawn again
+    ans = answer_of(DRAW_RULE.format(rule="Draw 2", old="Draw 2, ", drawn=2))
+    assert ans.text.startswith("Ann owes no more draws: this turn's draw comes to 2 cards and Ann has drawn 2.")
     # an event that leaves the draw alone says nothing of it
     ans = answer_of(DRAW_RULE.format(rule="Milk", old="", drawn=1))
     assert ans.text.startswith("Ann must go on with the turn: Ann still owes 1 play(s)")
@@ -334,6 +337,14 @@ def test_a_turn_ending_card_canceled_is_told_with_the_ruling_that_undoes_it():
     ans = verdict.answer
     assert ans.kind == "turn" and ans.text.startswith("What ended the turn is undone: it is Ann's turn again")
     assert "turn-ending-window-before-turn-ends" in [r.id for r in ans.rulings]
+
+
+def test_every_zone_a_card_can_end_up_in_has_its_words():
+    from adjudicator.standing import zone_words
+
+    engine = replay(load(TABLE.format(question="question: Where?"))).engine
+    for zone in engine.state.all_zones():
+        assert zone_words(zone) != zone and zone_words(zone).startswith(("in ", "on ", "out ", "being ", "among ")), zone
 
 
 # --------------------------------------------------------------------------- excerpts

@@ -117,12 +117,15 @@ class Probe:
         self.sc = sc
         self.at = sc.disputed_event
         self.zones_before: list[str] | None = None
+        self.draws_before: standing.DrawMark | None = None
         self.reply: Reply | None = None
 
     def before(self, engine: "Engine") -> None:
         ask = self.sc.ask
         if ask is not None and ask.kind == WHERE and ask.card and self.at:
             self.zones_before = standing.where(engine, ask.card)
+        if self.at:
+            self.draws_before = standing.draw_mark(engine)
 
     def after(self, engine: "Engine", step: "Step", started: str, event_turn: int, start_number: int,
               before: "Step | None", event: "Event | None") -> None:
@@ -163,7 +166,7 @@ def _reply(ask: Ask, engine: "Engine", step: "Step", turn: standing.Turn, before
     if ask.kind == WHERE:
         return _where(engine, step, ask.card or "", probe.zones_before)
     if ask.kind == MUST:
-        return _must(engine, step, ask.player or engine.state.active_player)
+        return _must(engine, step, ask.player or engine.state.active_player, probe.draws_before)
     if ask.kind == RESPOND:
         return _respond(engine, step.actor)
     return _legal(engine, step, turn, before, event)
@@ -179,7 +182,17 @@ def _legal(engine: "Engine", step: "Step", turn: standing.Turn, before: "Step | 
                      [], {"allowed": None})
     if step.status == "rejected":
         text = _full(f"No: {_may(event, engine, step.actor, False)}: {step.reason}")
-        return Reply(LEGAL, text, _step_lines(step), {"allowed": False})
+        lines = _step_lines(step)
+        d = step.decision
+        if event.verb in ("choose", "random") and d is not None:
+            # an answer refused while the decision waits: the rulings that set its options
+            # decide it, the decision's own or, without any, those of the step that raised it
+            if d.cites:
+                lines.append(Entry(_full(f"{'Chance' if d.chance else d.by} must still decide: {d.prompt}"),
+                                   tuple(d.cites)))
+            elif before is not None and before.status == "waiting" and before.decision == d:
+                lines += [e for e in _step_lines(before) if e.cites]
+        return Reply(LEGAL, text, lines, {"allowed": False})
     if event.verb in ("choose", "random"):
         text = f"Yes: that answer stands ({step.words})."
     else:
@@ -210,10 +223,11 @@ def _winner(engine: "Engine", step: "Step") -> Reply:
         lines = won
         if not wins.met.get(wins.winner):     # the claim that won (a card lent it) is over with the game
             text = f"{wins.winner} wins. {won[0].text}"
-    elif not lines:
-        # won otherwise than by a Goal (the last player standing), or nobody meets one:
-        # what the disputed step did decides it (a Goal canceled, a Keeper taken...)
-        lines = _step_lines(step)
+    # what the disputed step did that decided it (a Creeper made harmless, a Goal
+    # canceled, a Keeper taken, a deal finished first...): its lines citing a ruling the
+    # win or block does not already cite; all of them when nobody meets a Goal
+    said = set(cites_of(lines))
+    lines = lines + [e for e in _step_lines(step) if e not in lines and (not said or not set(e.cites) <= said)]
     return Reply(WINNER, text, lines, {"winner": wins.winner, "everyone_loses": wins.everyone_loses,
                                        "met": wins.met, "stopped": [s.player for s in wins.stopped]})
 
@@ -250,7 +264,7 @@ def _win_words(wins: standing.Wins) -> tuple[str, list[Entry]]:
 
 def _turn(step: "Step", turn: standing.Turn) -> Reply:
     text, cites = turn.sentence()
-    lines = _step_lines(step) if turn.passed or turn.over else []
+    lines = _step_lines(step) if turn.passed or turn.over or turn.undone else []
     if cites:
         lines.append(Entry(text, cites))
     over = turn.over or turn.passed > 0
@@ -271,12 +285,15 @@ def _where(engine: "Engine", step: "Step", card: str, zones_before: list[str] | 
     return Reply(WHERE, text, _step_lines(step), {"card": card, "zones": zones})
 
 
-def _must(engine: "Engine", step: "Step", player: str) -> Reply:
-    d = standing.duty(engine, player)
+def _must(engine: "Engine", step: "Step", player: str, draws_before: standing.DrawMark | None) -> Reply:
+    d = standing.duty(engine, player, draws_before)
     text = " ".join(e.text for e in d.lines[:2])
     lines = list(d.lines)
-    if step.decision is not None and step.decision is _waiting(engine):
-        # the decision the disputed event raised: the step's lines say who decides and why
+    if step.decision is not None and step.decision is _waiting(engine) or player == step.actor or \
+            player == engine.state.active_player and standing.draw_changed(engine, draws_before):
+        # the decision the disputed event raised, the player's own event, or the draw it
+        # changed: the step's lines say who decides and why, what the event left owing,
+        # or what was drawn and why
         lines += [e for e in _step_lines(step) if e not in lines]
     return Reply(MUST, text, lines, {"player": player, "owes": d.owes})
 

@@ -248,9 +248,34 @@ class Duty:
     lines: tuple[Entry, ...]
 
 
-def duty(engine: "Engine", player: str) -> Duty:
+@dataclass(frozen=True)
+class DrawMark:
+    """Where the turn stood under the Draw rule just before an event: whose turn, which
+    turn (by the table's count), the cards drawn for the Draw rule and the count it asked for."""
+
+    active: str
+    turn_number: int
+    drawn: int
+    total: int
+    rule: tuple[int, ...]          # the cards that set the Draw rule's number (none: the Basic Rules)
+
+
+def draw_mark(engine: "Engine") -> DrawMark:
+    """The Draw rule's standing now (`DrawMark`), read before an event."""
+    core = engine.core
+    st = core.state
+    with _quiet(core):
+        return DrawMark(st.active_player, st.turn_number, st.drawn, core.draw_total(st.active_player),
+                        tuple(core.answering("draw_base")))
+
+
+def duty(engine: "Engine", player: str, since: DrawMark | None = None) -> Duty:
     """What `player` must do now: a decision the engine waits for, the rest of their
-    turn, or nothing; and whether a Limit binds them yet."""
+    turn, or nothing; and whether a Limit binds them yet. With `since` (the Draw rule's
+    standing before the event in question), an active player whose draw that event
+    changed is told where the Draw rule now stands: the cards it asks for this turn,
+    those drawn, and how many of them the event brought (draws are made by themselves,
+    so "how many must I draw?" is answered by what was drawn)."""
     core = engine.core
     st = core.state
     lines: list[Entry] = []
@@ -276,6 +301,10 @@ def duty(engine: "Engine", player: str) -> Duty:
                 owes = True
                 lines.append(Entry(f"{player} must still draw {owed} card{'s' if owed != 1 else ''}.",
                                    ("rule-turn-sequence",)))
+            if not owed:
+                drew = _draw_words(core, player, since)
+                if drew:
+                    lines.append(Entry(drew, ("rule-turn-sequence",)))
             if refusal is not None:
                 owes = True
                 lines.append(Entry(_stop(f"{player} must go on with the turn: {refusal.reason}"), refusal.cites))
@@ -285,6 +314,40 @@ def duty(engine: "Engine", player: str) -> Duty:
             lines.append(Entry(f"Nothing is asked of {player} now: it is {st.active_player}'s turn, and no decision "
                                f"waits for {player}.", ("rule-play-clockwise",)))
     return Duty(player, owes, tuple(limits + lines))
+
+
+def draw_changed(engine: "Engine", since: DrawMark | None) -> bool:
+    """Whether the event read by `since` changed the active player's standing under the
+    Draw rule: a turn of theirs began, cards were drawn for it, its count changed, or
+    another card now sets it (a Draw 5 reading as the Draw 3 it replaced)."""
+    core = engine.core
+    st = core.state
+    if since is None or st.phase != "play" or st.game_over:
+        return False
+    with _quiet(core):
+        total, rule = core.draw_total(st.active_player), tuple(core.answering("draw_base"))
+    return (since.turn_number != st.turn_number or since.active != st.active_player or since.drawn != st.drawn
+            or since.total != total or since.rule != rule)
+
+
+def _draw_words(core: "Core", player: str, since: DrawMark | None) -> str:
+    """Where the Draw rule stands for `player`, who owes no draw, when the event read by
+    `since` changed it ("" otherwise)."""
+    st = core.state
+    if since is None or player != st.active_player or st.phase != "play":
+        return ""
+    total = core.draw_total(player)
+    new_turn = since.turn_number != st.turn_number or since.active != player
+    if not new_turn and (since.drawn, since.total, since.rule) == (st.drawn, total, tuple(core.answering("draw_base"))):
+        return ""
+    now = st.drawn if new_turn else st.drawn - since.drawn
+    cards = f"{total} card{'s' if total != 1 else ''}"
+    text = f"{player} owes no more draws: this turn's draw comes to {cards} and {player} has drawn {st.drawn}"
+    if st.drawn > total:
+        return text + " already, so nothing more is drawn and nothing is given back."
+    if 0 < now < st.drawn:
+        return text + f", {now} of them just now."
+    return text + "."
 
 
 def _limit_lines(engine: "Engine", player: str) -> tuple[list[Entry], bool]:
@@ -324,11 +387,12 @@ def _limit_lines(engine: "Engine", player: str) -> tuple[list[Entry], bool]:
 ZONE_WORDS = {"rules": "in play among the New Rules", "meta_rules": "in play as a Meta Rule",
               "goals": "in play as a Goal", "draw_pile": "in the draw pile", "discard": "on the discard pile",
               "removed": "out of the game", "resolving": "being carried out", "rules_pile": "in the Solo Rules deck",
-              "scored": "among the scored Goals"}
+              "rules_discard": "on the Solo Rules discard pile", "scored": "among the scored Goals"}
 
 
 def zone_words(zone: str) -> str:
-    """A zone of `State.all_zones` as a player says it: "in Ben's hand", "in front of Ann"."""
+    """A zone of `State.all_zones` as a player says it: "in Ben's hand", "in front of Ann"
+    (every zone it names has its words: tests/test_answers_by_kind.py)."""
     who, _, kind = zone.rpartition(".")
     if who:
         return {"hand": f"in {who}'s hand", "keepers": f"in front of {who}",

@@ -247,6 +247,106 @@ def test_where_a_card_ends_up_and_what_the_official_material_leaves_unsaid():
     assert ans.rulings == []
 
 
+DRAW_RULE = """
+format: 1
+question: {{text: Ann plays {rule}; how many more cards must she draw?, ask: {{must: Ann}}}}
+table:
+  players: [Ann, Ben]
+  turn: Ann
+  rules: [{old}Play 2]
+  drawn: {drawn}
+  hands:
+    Ann: [{rule}, Milk]
+  draw_pile: ["? x10"]
+events:
+  - play: {rule}
+"""
+
+
+def test_what_a_player_must_draw_is_told_by_what_the_event_drew():
+    # draws are made by themselves, so a "how many must she draw?" is answered by where
+    # the Draw rule stands after the event: what it asks for, what was drawn, and when
+    ans = answer_of(DRAW_RULE.format(rule="Draw 3", old="", drawn=1))
+    assert ans.text.startswith("Ann owes no more draws: this turn's draw comes to 3 cards and Ann has drawn 3, "
+                               "2 of them just now. Ann must go on with the turn: Ann still owes 1 play(s)")
+    assert "rule-draw-rule-raised-catch-up" in [r.id for r in ans.rulings]
+    ans = answer_of(DRAW_RULE.format(rule="Draw 3", old="Draw 5, ", drawn=5))
+    assert ans.text.startswith("Ann owes no more draws: this turn's draw comes to 3 cards and Ann has drawn 5 "
+                               "already, so nothing more is drawn and nothing is given back.")
+    # a second copy of the Draw rule in force replaces it: the count stands, nothing is drawn again
+    ans = answer_of(DRAW_RULE.format(rule="Draw 2", old="Draw 2, ", drawn=2))
+    assert ans.text.startswith("Ann owes no more draws: this turn's draw comes to 2 cards and Ann has drawn 2.")
+    # an event that leaves the draw alone says nothing of it
+    ans = answer_of(DRAW_RULE.format(rule="Milk", old="", drawn=1))
+    assert ans.text.startswith("Ann must go on with the turn: Ann still owes 1 play(s)")
+
+
+def test_a_winner_answer_names_what_the_disputed_event_did():
+    # Silver Lining makes Taxes harmless: the win is told with the ruling that lets it through
+    text = """
+format: 1
+question: {text: Cal plays Money beside Taxes under Silver Lining; does he win?, ask: winner}
+table:
+  players: [Ann, Ben, Cal]
+  turn: Cal
+  rules: [Silver Lining]
+  goals: [Winning the Lottery]
+  keepers:
+    Cal: [Dreams, Taxes]
+  hands:
+    Cal: [Money]
+  draw_pile: ["? x10"]
+events:
+  - play: Money
+"""
+    ans = answer_of(text)
+    assert ans.text == "Cal wins: Cal meets Winning the Lottery."
+    assert "silver-lining-lets-money-win-through-taxes" in [r.id for r in ans.rulings]
+
+
+def test_an_answer_refused_while_a_decision_waits_cites_the_rulings_of_its_options():
+    # the decision's own rulings (Rotate Hands: left or right only) ...
+    text = """
+format: 1
+question: {text: May Ann pass her hand across the table to Cal?, ask: legal}
+table:
+  players: [Ann, Ben, Cal, Dee]
+  turn: Ann
+  hands:
+    Ann: [Rotate Hands, Milk]
+    Ben: [Bread]
+    Cal: [Cookies]
+    Dee: [Sleep]
+  draw_pile: ["? x10"]
+events:
+  - play: Rotate Hands
+  - choose: Cal
+"""
+    ans = answer_of(text)
+    assert ans.text.startswith("No: Ann's answer is refused: 'Cal' is not one of the players that can be chosen")
+    assert [r.id for r in ans.rulings] == ["rotate-hands-left-or-right-only"]
+    # ... or, a decision citing none, those of the step that raised it (the Action
+    # being carried out is not yet on the discard pile for Let's Do That Again!)
+    ans = replay_file(f"{library_path()}/base/faq-pack-lets-do-that-again-inside-d3p2.yaml").answer
+    assert ans.kind == "legal" and ans.text.startswith("No: Ben's answer is refused: 'Draw 3, Play 2 of Them' is not")
+    assert "compound-action-not-in-discard-while-resolving" in [r.id for r in ans.rulings]
+
+
+def test_a_turn_ending_card_canceled_is_told_with_the_ruling_that_undoes_it():
+    verdict = replay_file(f"{library_path()}/base/get-on-with-it-stopped-by-next-player.yaml")
+    ans = verdict.answer
+    assert ans.kind == "turn" and ans.text.startswith("What ended the turn is undone: it is Ann's turn again")
+    assert "turn-ending-window-before-turn-ends" in [r.id for r in ans.rulings]
+
+
+def test_every_zone_a_card_can_end_up_in_has_its_words():
+    from adjudicator.standing import zone_words
+
+    engine = replay(load(TABLE.format(question="question: Where?"))).engine
+    for zone in engine.state.all_zones():
+        assert zone_words(zone) != zone and zone_words(zone).startswith(("in ", "on ", "out ", "being ", "among ")), zone
+
+
 # --------------------------------------------------------------------------- excerpts
 
 def test_the_excerpt_under_a_step_supports_it():

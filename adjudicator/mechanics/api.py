@@ -1,9 +1,9 @@
 """What a mechanic may ask of the engine: one narrow, typed interface.
 
 Every hook of `adjudicator.mechanics.base.Mechanic` receives a `RulesCore`: the
-table (read it; cards move only through its primitives, `State.move` and the rest,
-or the hooked moves below), the derived figures,
-decisions, the explanation log and the primitives that move cards. The rules core
+table (read it; cards move only through the core's moves below, `transfer` and its
+common cases, which show every move to the cards in force first), the derived
+figures, decisions and the explanation log. The rules core
 (`adjudicator.core.Core`) is one; mypy checks that it fits wherever the core passes
 itself to a hook, and tests/test_mechanics_api.py checks that the mechanics use
 nothing else of it.

@@ -165,7 +165,6 @@ SECOND_HALF_NOT_REPLAYED = {
     "share-the-wealth-mixes-buried-booty": CORE + "cards hidden under a card (the Treasure Map's Booty)",
     "face-down-keepers-count-for-keeper-limit": CORE + "face-down Keepers and hidden piles in the Keeper count",
     "camouflaged-keeper-can-be-stolen": CORE + "face-down Keepers (Camouflage)",
-    "two-extra-turn-cards-two-extra-turns": NO_CARD + "a second extra-turn card (copies of Take Another Turn are one card)",
     "lkdt-action-cancelled-but-stays-attached": CORE + "an Action kept under Let's Keep Doing That",
     "in-my-bunk-shields-all-assets": CORE + "a player out of reach until their next turn, for every move",
     "cult-clash-tie-means-game-not-over": NO_CARD + "Cult Clash, Doom points, Elder Sign",

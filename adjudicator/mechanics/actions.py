@@ -3,11 +3,16 @@ part of its one play."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
 
 from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, KEEPER, RULE, SURPRISE, Mechanic, Param, register
 from adjudicator.movement import DISCARD_PILE, DRAW, EXCHANGE, IN_FLIGHT, hand, table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
 
@@ -38,7 +43,7 @@ class Trash(Mechanic):
     params = {"types": Param("names")}
     summary = "discard one card of the given kinds from the table"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
         targets = _keepers_of(e, st.players, types) + ([r for r in st.rules] if RULE in types else [])
@@ -73,7 +78,7 @@ class Steal(Mechanic):
     params = {"types": Param("names")}
     summary = "move one card of the given kinds from another player's table to yours"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
         targets = _keepers_of(e, [p for p in st.players if p != player], types)
@@ -92,7 +97,7 @@ class RotateHands(Mechanic):
     card_types = _ACTIONS
     summary = "every hand passes to the next player in the direction the player chooses"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         order = e.seat_order(start=player)   # player first
         if len(order) < 2:
@@ -114,7 +119,7 @@ class RulesReset(Mechanic):
     card_types = _ACTIONS
     summary = "discard every New Rule; the Basic Rules and the Goals stay"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if not st.rules:
             return _nothing(e, card, "no New Rules in play")
@@ -130,7 +135,7 @@ class RandomTax(Mechanic):
     params = {"each": Param("int")}
     summary = "take cards at random from every other player's hand"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         n = e.num(card, "each")
         for p in e.seat_order(start=player):
@@ -152,7 +157,7 @@ class Showdown(Mechanic):
     params = {"games": Param("int")}
     summary = "a contest with one opponent: the winner takes the loser's whole hand"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         others = [p for p in e.seat_order(start=player) if p != player]
         if not others:
@@ -185,7 +190,7 @@ class UseWhatYouTake(Mechanic):
     card_types = _ACTIONS
     summary = "take a random card from an opponent's hand and play it at once as your own"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         others = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
         if not others:
@@ -208,7 +213,7 @@ class Zap(Mechanic):
     card_types = _ACTIONS
     summary = "take any card in play into your hand (a Creeper goes in front of you)"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         targets = [k for p in st.players for k in st.keepers[p]] + list(st.rules) + list(st.goals)
         if not targets:
@@ -234,7 +239,7 @@ class DiscardAndDraw(Mechanic):
     card_types = _ACTIONS
     summary = "discard your hand and draw as many cards"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         cards = list(st.hands[player])
         for c in cards:
@@ -252,7 +257,7 @@ class TempHandAction(Mechanic):
     summary = "set your hand aside, draw cards into a temporary hand and play some of them"
     rulings = ("rule-nested-action-example", "rule-d3p2-creeper-redraw", "rule-action-whole-effect-one-play")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         outer = [t.source for t in st.temp_hands if t.owner == player]
         if outer:
@@ -270,7 +275,7 @@ class TodaysSpecial(Mechanic):
     params = {"draw": Param("int"), "birthday": Param("int"), "holiday": Param("int"), "other": Param("int")}
     summary = "a temporary hand whose plays depend on what day it is"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         if e.choose("table", player, f"Is it {player}'s birthday today?", []):
             day, why = "birthday", "a birthday"
         elif e.choose("table", player, "Is today a holiday or a special anniversary?", []):
@@ -287,7 +292,7 @@ class EmptyTheTrash(Mechanic):
     card_types = _ACTIONS
     summary = "shuffle the discard pile into the draw pile; this card starts a new discard pile"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         # the discard pile goes on top of the draw pile as it lies, then the whole is shuffled
         for c in st.discard[::-1]:
@@ -303,7 +308,7 @@ class EverybodyGets(Mechanic):
     params = {"each": Param("int")}
     summary = "draw cards for every player, look at them and deal them out as you choose"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         order = e.seat_order(start=player)
         each = e.num(card, "each")
@@ -338,7 +343,7 @@ class ExchangeKeepers(Mechanic):
     card_types = _ACTIONS
     summary = "swap one of your Keepers for one of another player's"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         theirs = _keepers_of(e, [p for p in st.players if p != player], {KEEPER})
         mine = _keepers_of(e, [player], {KEEPER})
@@ -364,7 +369,7 @@ class DrawCards(Mechanic):
     params = {"draw": Param("int")}
     summary = "draw extra cards"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         e.draw(player, e.num(card, "draw"), why=e.name(card))
 
 
@@ -375,7 +380,7 @@ class PlayFromDiscard(Mechanic):
     params = {"types": Param("names")}
     summary = "play a card of the given kinds from the discard pile at once"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
         options = [c for c in st.discard if st.defs[c].type in types]
@@ -400,7 +405,7 @@ class Simplify(Mechanic):
     summary = "discard up to half the New Rules in play, rounded up"
     rulings = ("lets-simplify-rounding",)
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if not st.rules:
             return _nothing(e, card, "no New Rules in play")
@@ -419,7 +424,7 @@ class DiscardSlots(Mechanic):
     params = {"slots": Param("names")}
     summary = "discard every rule that sets one of the given slots (No Limits)"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         slots = set(st.defs[card].params["slots"])
         gone = [r for r in st.rules if e.graph.slots_of(st.defs[r].key) & slots]
@@ -435,7 +440,7 @@ class TradeHands(Mechanic):
     card_types = _ACTIONS
     summary = "swap hands with another player"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         others = [p for p in e.seat_order(start=player) if p != player]
         if not others:
@@ -453,7 +458,7 @@ class ShareTheWealth(Mechanic):
     card_types = _ACTIONS
     summary = "gather every Keeper, shuffle them and deal them out one at a time from you"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         pool = _keepers_of(e, st.players, {KEEPER})
         if not pool:
@@ -496,7 +501,7 @@ class AnotherTurn(Mechanic):
     card_types = _ACTIONS
     summary = "take another turn after this one (never more than two in a row)"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         # one extra turn per card: a card (any copy of it) that has already given one in
         # this run of turns gives no more, however it came to be played again
         st = e.state
@@ -524,7 +529,7 @@ class DiscardAllOfType(Mechanic):
     params = {"types": Param("names")}
     summary = "discard every card of the given kinds in play"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
         gone = _keepers_of(e, st.players, types)
@@ -542,7 +547,7 @@ class MoveCreeper(Mechanic):
     card_types = _ACTIONS
     summary = "move a Creeper from in front of one player to another"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         creepers = _keepers_of(e, st.players, {CREEPER})
         if not creepers:
@@ -553,6 +558,7 @@ class MoveCreeper(Mechanic):
             return _nothing(e, card, "nobody else is at the table to receive a Creeper")
         c = e.choose("card", player, f"{player} picks a Creeper to move", creepers)
         owner = st.owner_of_keeper(c)
+        assert owner is not None            # a Creeper in front of someone (`creepers`)
         to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])
         e.detach(c)
         e.place_in_front(to, c, table(owner), by=player)

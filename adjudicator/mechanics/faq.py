@@ -4,10 +4,15 @@ mechanic does that part and says plainly in the verdict what the seeds leave ope
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, KEEPER, META_RULE, RULE, Mechanic, Param, register
 from adjudicator.movement import DISCARD_PILE, DRAW, IN_FLIGHT, RULES_IN_PLAY
 from adjudicator.mechanics.free_actions import MysteryPlay
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _RULES = frozenset({RULE, META_RULE})
 _ACTIONS = frozenset({ACTION})
@@ -25,7 +30,7 @@ class TurnEnder(Mechanic):
     overrides = {"slot:play": "play-all-vs-turn-end", "concept:temporary_hand": "turn-end-inside-d3p2"}
     summary = "the turn ends at once (the rest of the card's text is not in our material)"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         if e.state.defs[card].params["leaves_room"]:
             e.say(f"{e.name(card)} sends {player} out of the room for a few minutes: the card does not say so in as "
                   "many words, but the turn cannot go on.", "turn-ending-cards-list")
@@ -42,7 +47,7 @@ class UnknownEffect(Mechanic):
     params = {"known": Param("str", required=False, default="")}
     summary = "effect not in our material"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         known = e.state.defs[card].params["known"]
         e.say(f"The seeds are silent on what {e.name(card)} does" + (f" beyond this: {known}" if known else "") +
               ". The engine applies no effect; check the printed card.")
@@ -63,7 +68,7 @@ class OpaqueRule(Mechanic):
     def free_action(self):
         return True
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         d = e.state.defs[card]
         if not d.params["free"]:
             return (f"{d.name} gives no free action that the engine knows of", None)
@@ -85,23 +90,23 @@ class PlayAllPlusOne(Mechanic):
     summary = "play every card in hand, then play the top card of the draw pile; the turn then ends"
     rulings = ("play-all-plus-bonus", "turn-ending-cards-list")
 
-    def play_quota(self, e, card):
+    def play_quota(self, e: RulesCore, card: int) -> tuple[str, int] | None:
         return ("all_but", 0)
 
-    def turn_duty(self, e, card, player):
+    def turn_duty(self, e: RulesCore, card: int, player: str) -> str | None:
         # the +1 must be taken while there is a card to take; with both piles empty it
         # cannot be, and the turn may end without it
         if card not in e.state.free_used and self.cannot_use(e, card, player) is None:
             return f"the +1 of {e.name(card)} is not optional: take it (use: {e.name(card)}) to end the turn"
         return None
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         st = e.state
         if not st.draw_pile and not st.discard:
             return ("there is no card left to take from the draw pile", "no-cards-left-to-draw")
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         for _ in range(e.num(card, "extra")):
             if not st.draw_pile and not e.reshuffle():
@@ -114,7 +119,7 @@ class PlayAllPlusOne(Mechanic):
                 return
         e.end_turn(e.name(card), immediately=True)
 
-    def after_inner_cancel(self, e, card, player):
+    def after_inner_cancel(self, e: RulesCore, card: int, player: str) -> None:
         # the card the +1 played was canceled; taking the +1 still ends the turn
         if not e.state.game_over and e.state.phase == "play":
             e.end_turn(e.name(card), immediately=True)
@@ -131,7 +136,7 @@ class GiftGiveaway(Mechanic):
     summary = "each player lifts one of their Keepers, then gives it away; the Keeperless are gifted first"
     rulings = ("gift-giveaway-no-regift", "gift-giveaway-holding-keeper")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         order = e.seat_order(start=player)
         if len(order) < 2:   # Solo, or everyone else eliminated: no one to give a Keeper to
@@ -140,23 +145,23 @@ class GiftGiveaway(Mechanic):
             return
         held: dict[str, int | None] = {}     # None: lifted and already given away
         with e.atomic():
+            lifted: dict[str, int] = {}
             for p in order:
                 mine = [k for k in st.keepers[p] if st.defs[k].type == KEEPER]
                 if mine:
-                    k = e.choose("card", p, f"{p} lifts one of their Keepers to give away", mine)
-                    held[p] = k
-            e.say("First everyone lifts a Keeper (" + ", ".join(f"{p}: {e.name(k)}" for p, k in held.items()) +
+                    lifted[p] = held[p] = e.choose("card", p, f"{p} lifts one of their Keepers to give away", mine)
+            e.say("First everyone lifts a Keeper (" + ", ".join(f"{p}: {e.name(k)}" for p, k in lifted.items()) +
                   "); a player holding one aloft still counts as having it.", "gift-giveaway-holding-keeper")
             # the table may say where every lifted Keeper went at once (a `deal` answer)
             given = None
             if held and e.next_answer_is_mapping():
-                dealt = e.choose("deal", player, "who received each lifted Keeper", list(held.values()))
+                dealt = e.choose("deal", player, "who received each lifted Keeper", list(lifted.values()))
                 given = {k: q for q, ks in dealt.items() for k in ks}
             received: set[str] = set()
             for p in order:
                 if p not in held:
                     continue
-                k = held[p]
+                k = lifted[p]
                 empty = [q for q in order if q != p and q not in received and q not in held
                          and not any(st.defs[x].type == KEEPER for x in st.keepers[q])]
                 # players who already gave theirs away and now have none join the queue
@@ -191,7 +196,7 @@ class StaysInPlay(Mechanic):
     summary = "stays in play as if it were a New Rule"
     coexists = {"slot:play": "stop-that-vs-free-action"}
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         e.transfer(card, RULES_IN_PLAY, by=player, src=IN_FLIGHT)
         e.say(f"{e.name(card)} stays in play and from now on counts as a rule, not an Action card: Stop That! can no "
               "longer touch it. The seeds do not give its full text.", "stop-that-vs-free-action",
@@ -205,7 +210,7 @@ class Scavenge(Mechanic):
     summary = "look down the discard pile from the top and play the first Keeper found"
     rulings = ("lets-do-that-again-order",)
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         found = next((c for c in st.discard if st.defs[c].type == KEEPER), None)
         if found is None:
@@ -229,7 +234,7 @@ class JudgedBonus(Mechanic):
     modifies = {"concept:play_count": "play-all-plus-bonus"}
     summary = "extra draws/plays for a player the table judges eligible"
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         d = st.defs[card]
         holder = d.params["keeper"] and any(st.defs[k].name == d.params["keeper"] for k in st.keepers[player])
@@ -240,11 +245,11 @@ class JudgedBonus(Mechanic):
             st.grant(d.key)
             e.say(f"{d.name} applies to {player} this turn.", "play-all-plus-bonus")
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         st = e.state
         return e.num(card, "draw") if player == st.active_player and st.defs[card].key in st.claims else 0
 
-    def play_bonus(self, e, card, player):
+    def play_bonus(self, e: RulesCore, card: int, player: str) -> int:
         st = e.state
         return e.num(card, "play") if player == st.active_player and st.defs[card].key in st.claims else 0
 
@@ -265,10 +270,10 @@ class HolderBonus(Mechanic):
         tag = e.state.defs[card].params["tag"]
         return any(tag in e.state.defs[k].tags for k in e.state.keepers[player])
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "draw") if e.state.defs[card].params["draw"] and self._has(e, card, player) else 0
 
-    def play_bonus(self, e, card, player):
+    def play_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "play") if e.state.defs[card].params["play"] and self._has(e, card, player) else 0
 
 
@@ -282,10 +287,10 @@ class PowerKeeper(Mechanic):
     modifies = {"concept:play_count": "play-bonus-sources-list"}
     summary = "a Keeper that adds to its holder's plays"
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "draw") if e.state.defs[card].params["draw"] else 0
 
-    def play_bonus(self, e, card, player):
+    def play_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "play") if e.state.defs[card].params["play"] else 0
 
 
@@ -299,7 +304,7 @@ class GatedMysteryPlay(MysteryPlay):
     summary = "Mystery Play, once its condition is met"
     rulings = ("mystery-play-analogues", "mystery-play-must-play-drawn")
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         st = e.state
         need = st.defs[card].params["needs_in_play"]
         if need:
@@ -311,7 +316,7 @@ class GatedMysteryPlay(MysteryPlay):
                 return (f"{e.name(card)} works only while {what} is in play", "mystery-play-analogues")
         return super().cannot_use(e, card, player)
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         act = e.state.defs[card].params["act"]
         if act and not e.choose("table", player, f"Did {player} {act}?", []):
             e.say(f"{player} did not {act}, so {e.name(card)} does nothing.", "mystery-play-analogues")

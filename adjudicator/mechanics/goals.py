@@ -3,7 +3,12 @@ names it as needed."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import CREEPER, GOAL, UNGOAL, Mechanic, Param, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _GOALS = frozenset({GOAL, UNGOAL})
 
@@ -40,10 +45,10 @@ class KeeperGoal(Mechanic):
     summary = "one player has all the named Keepers (and Creepers) in front of them"
     rulings = ("rule-keepers-in-play-for-goals-powers", "thanksgiving-keepers-in-front")
 
-    def requires(self, e, card):
+    def requires(self, e: RulesCore, card: int) -> frozenset[str]:
         return frozenset(e.state.defs[card].params["needs_creepers"])
 
-    def win_cites(self, e, card):
+    def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         # "N or more of these": like any Goal, all of them in front of one player
         st = e.state
         p_ = st.defs[card].params
@@ -76,7 +81,7 @@ class KeeperGoal(Mechanic):
                 return True
         return False
 
-    def why_nobody_wins(self, e, card):
+    def why_nobody_wins(self, e: RulesCore, card: int) -> tuple[str, ...] | None:
         """Why a player who has what the Goal asks for does not meet it: a card it says
         nobody may have is on the table (each Goal keeps all its conditions, whatever
         the other Goals in play ask for), or a Creeper it does not name blocks them (a
@@ -123,7 +128,7 @@ class KeeperGoal(Mechanic):
         return ("; ".join(parts) + ": a Goal that needs one Creeper excuses that Creeper only.",
                 "unlisted-creeper-blocks-despite-required-one")
 
-    def required_cards(self, e, card, player):
+    def required_cards(self, e: RulesCore, card: int, player: str) -> list[int]:
         st = e.state
         p_ = st.defs[card].params
         out: list[int] = []
@@ -143,7 +148,7 @@ class KeeperGoal(Mechanic):
                 take(name)
         return out
 
-    def winners(self, e, card):
+    def winners(self, e: RulesCore, card: int) -> set[str]:
         st = e.state
         p_ = st.defs[card].params
         if p_["nobody_has"] and any(_has(e, p, n) for n in p_["nobody_has"] for p in st.players):
@@ -170,17 +175,17 @@ class MostCardsGoal(Mechanic):
     summary = "once someone holds the threshold, the one player with the most cards in hand wins"
     rulings = ("most-goal-blocked-leader",)
 
-    def winners(self, e, card):
+    def winners(self, e: RulesCore, card: int) -> set[str]:
         return _single_most(e, card, self._sizes(e), e.num(card, "threshold"))
 
     def _sizes(self, e):
         st = e.state
         return {p: len(st.hands[p]) for p in st.players if p not in st.eliminated}
 
-    def win_cites(self, e, card):
+    def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         return ("most-goal-blocked-leader",) + _contested(e, card, self._sizes(e))
 
-    def why_nobody_wins(self, e, card):
+    def why_nobody_wins(self, e: RulesCore, card: int) -> tuple[str, ...] | None:
         return _blocked_most(e, card, self._sizes(e), "cards in hand")
 
 
@@ -192,17 +197,17 @@ class MostKeepersGoal(Mechanic):
     summary = "once someone has the threshold of Keepers, the one player with the most wins"
     rulings = ("most-goal-blocked-leader",)
 
-    def winners(self, e, card):
+    def winners(self, e: RulesCore, card: int) -> set[str]:
         return _single_most(e, card, self._sizes(e), e.num(card, "threshold"))
 
     def _sizes(self, e):
         st = e.state
         return {p: e.keeper_count(p) for p in st.players if p not in st.eliminated}
 
-    def win_cites(self, e, card):
+    def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         return ("most-goal-blocked-leader",) + _contested(e, card, self._sizes(e))
 
-    def why_nobody_wins(self, e, card):
+    def why_nobody_wins(self, e: RulesCore, card: int) -> tuple[str, ...] | None:
         return _blocked_most(e, card, self._sizes(e), "Keepers")
 
 

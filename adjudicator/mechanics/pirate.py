@@ -11,9 +11,14 @@ records' notes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import GOAL, KEEPER, RULE, Mechanic, Param, register
 from adjudicator.movement import table
 from adjudicator.mechanics.keepers import BlockingCreeper
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 
 def captain(e) -> str | None:
@@ -58,7 +63,7 @@ class IconKeeper(Mechanic):
     summary = "a Keeper with an icon that Goals can ask for"
     rulings = ("rule-pirate-booty-icon", "rule-pirate-ship-icon")
 
-    def on_placed(self, e, card, owner):
+    def on_placed(self, e: RulesCore, card: int, owner: str) -> None:
         p_ = e.state.defs[card].params
         if p_["icon"]:
             goals = _goals_asking_for(e, p_["icon"])
@@ -105,7 +110,7 @@ class Plunder(Mechanic):
         # a Keeper printed "cannot be Plundered" (the Treasure Map) is passed over
         return [k for k in self._keepers(e, player) if _SAFE not in e.state.defs[k].tags]
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if not self._targets(e, player):
             if self._keepers(e, player):
                 return (f"the only Keepers the others have cannot be Plundered "
@@ -113,7 +118,7 @@ class Plunder(Mechanic):
             return ("no other player has a Keeper to plunder", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         safe = [k for k in self._keepers(e, player) if k not in self._targets(e, player)]
         if safe:
             e.say(f"{e.names(safe)} cannot be Plundered, so {'it is' if len(safe) == 1 else 'they are'} not among the "
@@ -137,7 +142,7 @@ class Scurvy(BlockingCreeper):
     summary = "blocks; cured by the named Keepers; may be passed on by a holder who began the turn with it"
     rulings = ("getting-rid-of-creepers",)
 
-    def on_checkpoint(self, e, card, owner):
+    def on_checkpoint(self, e: RulesCore, card: int, owner: str) -> None:
         st = e.state
         cures = set(st.defs[card].params["cured_by"])
         fruit = next((k for k in st.keepers[owner] if st.defs[k].name in cures), None)
@@ -147,7 +152,7 @@ class Scurvy(BlockingCreeper):
         e.say(f"{owner} has {e.name(fruit)}, which cures {e.name(card)}: it is discarded ({e.name(fruit)} stays).",
               "getting-rid-of-creepers")
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if card not in e.state.held_at_start:
             return (f"{player} may pass {e.name(card)} on only after having it a while: the engine reads that as a turn "
                     f"of theirs that began with {e.name(card)} already in front of them", "getting-rid-of-creepers")
@@ -155,7 +160,7 @@ class Scurvy(BlockingCreeper):
             return ("there is nobody to pass it to", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         to = e.choose("player", player, f"{player} picks who gets {e.name(card)}",
                       [p for p in e.seat_order(start=player) if p != player])
@@ -180,7 +185,7 @@ class Shackles(BlockingCreeper):
         tag = st.defs[card].params["cost_tag"]
         return [k for k in st.keepers[player] if st.defs[k].type == KEEPER and tag in st.defs[k].tags]
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if captain(e) == player:
             if len(e.seat_order()) < 2:
                 return ("there is nobody to give the Shackles to", None)
@@ -191,7 +196,7 @@ class Shackles(BlockingCreeper):
                     "getting-rid-of-creepers")
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if captain(e) == player:
             to = e.choose("player", player, f"The Captain, {player}, decides who has {e.name(card)}",
@@ -221,5 +226,5 @@ class UnjudgedGoal(Mechanic):
               "needs": Param("names", required=False, default=[])}
     summary = "part of the requirement is unknown: the engine never declares a winner by it"
 
-    def requires(self, e, card):
+    def requires(self, e: RulesCore, card: int) -> frozenset[str]:
         return frozenset(e.state.defs[card].params["needs_creepers"])

@@ -9,11 +9,18 @@ checkpoint makes it follow its Keeper and discards it when the Keeper leaves pla
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import (
     ACTION, CREEPER, DANGER, GOAL, KEEPER, SURPRISE, UNKNOWN, Mechanic, Param, register,
 )
 from adjudicator.mechanics.keepers import BlockingCreeper
 from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, HAND, IN_FLIGHT, TABLE as TABLE_ZONE, TURN, Zone, hand, table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
+    from adjudicator.catalogue import CardDef
+    from adjudicator.movement import Move
 
 _KEEPER = frozenset({KEEPER})
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
@@ -57,7 +64,7 @@ class BonusKeeper(Mechanic):
     summary = "its holder draws and plays extra on their turn, and their Hand and Keeper Limits are higher"
     rulings = ("play-bonus-sources-list", "play-all-plus-bonus", "rule-keepers-in-play-for-goals-powers")
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         if not self.power_active(e, card):
             return
         p_ = e.state.defs[card].params
@@ -66,13 +73,13 @@ class BonusKeeper(Mechanic):
                   f"{e.num(card, 'play')} more this turn, and neither extra is optional; only the higher Limits are "
                   "a choice.", "computer-extra-draw-and-play-required")
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "draw")
 
-    def play_bonus(self, e, card, player):
+    def play_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "play")
 
-    def limit_bonus(self, e, card, player):
+    def limit_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "limit")
 
 
@@ -91,13 +98,13 @@ class PassesAtTurnEnd(Mechanic):
     turn_end_duty = True
     summary = "moves to the next player whenever its holder's turn ends; if discarded it goes on top of the draw pile"
 
-    def replace_move(self, e, card, holder, move):
+    def replace_move(self, e: RulesCore, card: int, holder: str | None, move: Move) -> Move | None:
         if move.card != card or move.src.kind != TABLE_ZONE or not move.discards:
             return None
         e.say(f"{e.name(card)} is not discarded: it goes on top of the draw pile instead.")
         return move.instead(dst=DRAW, top=True)
 
-    def on_turn_end(self, e, card, holder, player):
+    def on_turn_end(self, e: RulesCore, card: int, holder: str, player: str) -> None:
         if holder != player or not self.power_active(e, card):
             return
         order = e.seat_order(start=holder)
@@ -122,7 +129,7 @@ class BorrowsKeeperForWin(Mechanic):
     summary = "on your own turn, count one Keeper another player has as yours for the Goal"
     rulings = ("rule-keepers-in-play-for-goals-powers", "holographic-projection-no-tie")
 
-    def claims(self, e, card, owner, met):
+    def claims(self, e: RulesCore, card: int, owner: str, met: dict[str, list[int]]) -> dict[str, list[int]]:
         st = e.state
         if owner != st.active_player or st.phase != "play" or st.game_over or not self.power_active(e, card):
             return met
@@ -144,7 +151,7 @@ class BorrowsKeeperForWin(Mechanic):
                 break
         return met
 
-    def on_turn_end(self, e, card, holder, player):
+    def on_turn_end(self, e: RulesCore, card: int, holder: str, player: str) -> None:
         # the holder's turn is over: whatever the Limits took away just now, the
         # projection went dark at the same moment, before any win is looked for
         st = e.state
@@ -177,7 +184,7 @@ class _FreePower(Mechanic):
     card_types = _KEEPER
     free_action = True
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if not self.power_active(e, card):
             return (f"{e.name(card)} has a Malfunction attached: its power does not work until the Malfunction is gone",
                     "rule-keepers-in-play-for-goals-powers")
@@ -209,7 +216,7 @@ class Laser(_FreePower):
             return (f"no Keeper {whose} other than {e.name(card)} has a Creeper attached", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} discards",
                           self._targets(e, card, player))
@@ -228,7 +235,7 @@ class Expendable(Mechanic):
     effects = frozenset({"takes_the_loss"})
     summary = "another player who would take or discard one of your Keepers takes or discards this one instead"
 
-    def replace_move(self, e, card, holder, move):
+    def replace_move(self, e: RulesCore, card: int, holder: str | None, move: Move) -> Move | None:
         st = e.state
         if (holder is None or move.card == card or move.src != table(holder) or move.by in (None, holder)
                 or st.defs[move.card].type != KEEPER or not (move.takes or move.discards)
@@ -259,7 +266,7 @@ class Teleporter(_FreePower):
             return ("there is nobody to teleport a Keeper to", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         k = e.choose("card", player, f"{player} picks the Keeper to teleport", self._mine(e, card, player))
         to = e.choose("player", player, f"{player} picks who receives {e.name(k)}",
                       [p for p in e.seat_order(start=player) if p != player])
@@ -289,7 +296,7 @@ class StealNamed(_FreePower):
             return (f"nobody else has any of {', '.join(e.state.defs[card].params['keepers'])}", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes", self._targets(e, card, player))
         owner = st.owner_of_keeper(target)
@@ -308,7 +315,7 @@ class CuresCreeper(_FreePower):
               "once": Param("bool", required=False, default=False)}
     summary = "on your turn, discard the named Creeper attached to one of your Keepers (once a turn, if it says so)"
 
-    def used_once_per_turn(self, card):
+    def used_once_per_turn(self, card: CardDef) -> bool:
         return bool(card.params["once"])
 
     def _targets(self, e, card, player):
@@ -332,10 +339,10 @@ class CuresCreeper(_FreePower):
             return (f"no {p_['creeper']} is attached to one of {player}'s Keepers{extra}", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         c = e.choose("card", player, f"{player} picks the Creeper {e.name(card)} removes", self._targets(e, card, player))
-        host = st.attachments.get(c)
+        host = st.attachments[c]            # the targets are attached Creepers
         e.detach(c)
         e.discard(c, player, src=table(player))
         e.say(f"{e.name(card)} detaches {e.name(c)} from {e.name(host)} and discards it.")
@@ -352,7 +359,7 @@ class ReturnsCard(Mechanic):
     params = {"card": Param("str")}
     summary = "the named Action you play comes back to your hand instead of the discard pile"
 
-    def replace_move(self, e, card, holder, move):
+    def replace_move(self, e: RulesCore, card: int, holder: str | None, move: Move) -> Move | None:
         st = e.state
         if (holder is None or move.cause != FINISH or move.by != holder or not move.discards
                 or st.defs[move.card].name != st.defs[card].params["card"] or not self.power_active(e, card)):
@@ -375,7 +382,7 @@ class TakeRandomCard(_FreePower):
             return ("every other player's hand is empty", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         victims = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
         victim = e.choose("player", player, f"{player} picks whose hand {e.name(card)} reaches into", victims)
@@ -400,11 +407,11 @@ class AttachingCreeper(BlockingCreeper):
     summary = "blocks wins; attaches to one of its holder's Keepers (of a kind) and follows it"
     rulings = ("rule-creeper-placement", "rule-creeper-drawn-auto-play", "creeper-attaches-when-keeper-arrives")
 
-    def can_attach_to(self, creeper, keeper):
+    def can_attach_to(self, creeper: CardDef, keeper: CardDef) -> bool:
         tag = creeper.params.get("tag", "")
         return keeper.type == KEEPER and (not tag or tag in keeper.tags)
 
-    def on_placed(self, e, card, owner):
+    def on_placed(self, e: RulesCore, card: int, owner: str) -> None:
         st = e.state
         if not any(self.can_attach_to(st.defs[card], st.defs[k]) for k in st.keepers[owner]):
             tag = st.defs[card].params["tag"]
@@ -434,7 +441,7 @@ class DrawThenDiscard(Mechanic):
     params = {"draw": Param("int"), "discard": Param("int")}
     summary = "draw cards, then discard some of your choice from your hand"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         e.draw(player, e.num(card, "draw"), why=e.name(card))
         hand = st.hands[player]
@@ -461,7 +468,7 @@ class TimePortal(Mechanic):
     summary = "take any non-Creeper card from the discard or draw pile into your hand; your turn ends at once"
     rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end", "turn-end-still-limits")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         inside = bool(st.temp_hands)
         options = [c for c in st.discard + st.draw_pile if st.defs[c].type not in (CREEPER, UNKNOWN)]
@@ -501,7 +508,7 @@ class WhatDoYouWant(Mechanic):
     summary = "take any card from the discard pile (rules and actions are played at once); your turn ends at once"
     rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end", "discard-pile-public")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         inside = bool(st.temp_hands)
         turn = st.turn_number
@@ -531,7 +538,7 @@ class WhatDoYouWant(Mechanic):
         if st.turn_number == turn:
             _turn_ends(e, card, player, inside)
 
-    def after_inner_cancel(self, e, card, player):
+    def after_inner_cancel(self, e: RulesCore, card: int, player: str) -> None:
         # the card it played was canceled; the turn still ends, as the card says
         e.finish_action(card, player)
         _turn_ends(e, card, player, bool(e.state.temp_hands))
@@ -547,7 +554,7 @@ class ReturnTaggedKeepers(Mechanic):
     params = {"tag": Param("str"), "gatherer": Param("str", required=False, default="")}
     summary = "every Keeper of a kind returns to its owner's hand, or all go to the gatherer's holder"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         p_ = st.defs[card].params
         beings = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
@@ -632,7 +639,7 @@ class TradePlaces(Mechanic):
     summary = "swap hands and everything in front of you with another player; your turn ends at once"
     rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         inside = bool(st.temp_hands)
         others = [p for p in e.seat_order(start=player) if p != player]
@@ -673,7 +680,7 @@ class Sledgehammer(Mechanic):
     params = {"spared_by": Param("str", required=False, default="")}
     summary = "every player loses a Keeper you pick (or a random card); the holder of the sparing Keeper loses nothing"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         spared = st.defs[card].params["spared_by"]
         losses: list[tuple[str, int, bool]] = []
@@ -718,7 +725,7 @@ class DistressCall(Mechanic):
     params = {"each": Param("int"), "per_creeper": Param("int")}
     summary = "everyone draws; players with Creepers draw more for each Creeper"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         for p in e.seat_order(start=player):
             got = 0

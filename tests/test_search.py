@@ -101,9 +101,9 @@ def test_topic_edition_and_kind_filters():
     assert surprise.hits and all("surprise" in h.topics for h in surprise.hits)
     eco = search.search("edition:eco creepers", limit=100)
     assert eco.hits and all("eco" in _editions_of(corpus.get(h.id)) for h in eco.hits)
-    faq = search.search("", filters={"edition": "Online FAQ"}, limit=200)
+    faq = search.search("", filters={"edition": "Online FAQ"}, limit=1000)
     assert set(faq.ids) == {r.id for r in corpus.load_corpus() if "faq" in _editions_of(r)}
-    assert set(search.search("edition:faq", limit=200).ids) == set(faq.ids)
+    assert set(search.search("edition:faq", limit=1000).ids) == set(faq.ids)
     judgement = search.search("kind:judgement", limit=50)
     assert judgement.ids and all(corpus.get(i).kind == "judgement" for i in judgement.ids)
     both = search.search("topic:surprise kind:mechanical cancel", limit=100)
@@ -131,7 +131,7 @@ def test_edition_facet_takes_what_cards_edition_takes(edition):
     from adjudicator.catalogue import EDITIONS
 
     assert key in EDITIONS
-    result = search.search(f'edition:"{edition}"', limit=200)
+    result = search.search(f'edition:"{edition}"', limit=1000)
     assert not any("unknown edition" in w for w in result.warnings)
     expected = {r.id for r in corpus.load_corpus() if key in _editions_of(r)}
     assert set(result.ids) == expected

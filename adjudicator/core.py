@@ -402,7 +402,7 @@ class Core:
             n = len(hand) - limit
             cites = self._limit_cites(player, when_played)
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
-                                 f"discard {n}", list(hand), count=n, cites=("limit-discard-choice",),
+                                 f"discard {n}", list(hand), count=n, cites=(*cites, "limit-discard-choice"),
                                  fate=("is discarded", "stays in hand"))
             for c in picked:
                 self.discard(c, player, cause=LIMIT, src=Zone(HAND, player))
@@ -418,7 +418,7 @@ class Core:
             n = len(keepers) - limit
             cites = self._limit_cites(player, when_played)
             picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
-                                 f"{limit}: discard {n}", keepers, count=n, cites=("limit-discard-choice",),
+                                 f"{limit}: discard {n}", keepers, count=n, cites=(*cites, "limit-discard-choice"),
                                  fate=("is discarded", "stays in play"))
             for c in picked:
                 self.discard(c, player, cause=LIMIT, src=table(player))
@@ -489,9 +489,10 @@ class Core:
             key = frozenset(met) | {"ungoal"}
             if key != self._said_tie:
                 self._said_tie = key
-                self.say(f"The Ungoal {self.names(ungoals)} is met at the same moment as a Goal "
-                         f"({', '.join(sorted(met))}): winning and losing at once is no clear result, so it is handled "
-                         "like a tie: nobody wins, nobody loses, and play goes on until one player alone wins.",
+                who = "; ".join(f"{p} meets {self.names(goals)}" for p, goals in sorted(met.items()))
+                self.say(f"The Ungoal {self.names(ungoals)} is met at the same moment as a Goal ({who}): winning and "
+                         "losing at once is no clear result, so it is handled like a tie: nobody wins, nobody loses, "
+                         "and play goes on until one player alone wins.",
                          "goal-and-ungoal-met-together-game-goes-on", "rule-tie-game-continues", "rule-ungoal-all-lose")
             return
         if ungoals:
@@ -1344,7 +1345,7 @@ class Core:
         st.unseat(name)
         if name in st.eliminated:
             st.bring_back(name)
-        self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} cards).",
+        self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} card{'s' if len(gone) != 1 else ''}).",
                  "rule-dropping-out")
         if nxt is not None:          # (the one who left was active) the turn passes to the next seat
             self.start_turn(nxt)
@@ -1448,7 +1449,7 @@ class Core:
 
     def next_player(self) -> str:
         st = self.state
-        if st.another_turn:
+        if st.another_turn and st.active_player not in st.eliminated:
             return st.active_player
         order = self.seat_order()
         return order[0] if order else st.active_player
@@ -1503,6 +1504,9 @@ class Core:
                 st.turns_in_a_row += 1
                 self.say(f"{player} takes another turn.")
             else:
+                if st.another_turn and player in st.eliminated:
+                    self.say(f"{player} is out of the game, so the extra turn owed to {player} is not taken: the "
+                             "seat is skipped.", "rule-danger-elimination", "eliminated-player-waits-for-a-full-round")
                 st.another_turn, st.turns_in_a_row, st.extra_turn_cards = 0, 1, []
         self.start_turn(nxt)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator import share, strictyaml
 from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
+from adjudicator.decisions import KINDS
 from adjudicator.errors import InputError
 from adjudicator.events import Event
 from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS
@@ -399,7 +400,7 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
                 spec["by"] = _player(pend["by"], players, "pending.by")
             if "choice" in pend:
                 choice = pend["choice"].as_str("pending.choice")
-                allowed = ("discard", "discard_keepers", "card", "cards", "player", "deal", "yes_no", "number", "table", "random")
+                allowed = (*KINDS, "random")
                 if choice not in allowed:
                     raise pend["choice"].error(f"unknown decision kind {clip(choice)!r} (one of {', '.join(allowed)})")
                 spec["choice"] = choice

@@ -573,6 +573,10 @@ class ReturnTaggedKeepers(Mechanic):
                   f"{e.name(card)} goes exactly as if there were no {p_['gatherer']}.",
                   "malfunctioning-teleporter-gathers-nothing")
         if len(gatherers) > 1:
+            if broken:
+                e.say(f"{e.names(broken)} in front of {', '.join(dict.fromkeys(str(st.owner_of_keeper(k)) for k in broken))} "
+                      "is switched off by a Malfunction and gathers nothing: only the working ones count.",
+                      "malfunctioning-teleporter-gathers-nothing")
             self._in_groups(e, card, player, beings, gatherers)
             return
         with e.atomic():
@@ -584,47 +588,49 @@ class ReturnTaggedKeepers(Mechanic):
                       f"{e.names(k for _, k in beings)}.")
             else:
                 for p in dict.fromkeys(p for p, _ in beings):
-                    e.say(f"{e.names(k for q, k in beings if q == p)} go(es) back to {p}'s hand.")
+                    back = [k for q, k in beings if q == p]
+                    e.say(f"{e.names(back)} {'goes' if len(back) == 1 else 'go'} back to {p}'s hand.")
 
 
     GROUP = 6
 
-    def _in_groups(self, e, card, player, beings, gatherers):
-        """Several gatherers working (decks combined): one group of up to six Keepers
-        for each, in turn order from the card's player, who picks the groups; what no
-        group takes goes back to its owner's hand."""
+    def _in_groups(self, e: RulesCore, card: int, player: str, beings: list[tuple[str, int]],
+                   gatherers: list[tuple[str, int]]) -> None:
+        """Several gatherers working (decks combined): the card's player takes their pick
+        of the first six; then, in turn order from the next player round the table, each
+        gatherer beams up the next group of up to six for its holder, who picks it, until
+        none is left (the card's player's own gatherers come round last)."""
         st = e.state
         gatherer = st.defs[gatherers[0][1]].name
         left = [k for _, k in beings]
-        owner = {k: p for p, k in beings}
+        slots = [p for p in e.seat_order(start=player)[1:] + [player] for q, _ in gatherers if q == p]
+        order = [player]
+        while len(order) * self.GROUP < len(left):
+            order += slots
         groups: list[tuple[str, list[int]]] = []
-        for p, _ in gatherers:
+        for p in order:
             if not left:
                 break
             if len(left) <= self.GROUP:
                 group = list(left)
             else:
-                group = e.choose("cards", player, f"{player} picks the {self.GROUP} Keepers that go to {p} "
-                                 f"(one {gatherer})", list(left), count=self.GROUP,
-                                 cites=("several-transporters-six-apiece",), fate=(f"goes to {p}", "waits"))
+                group = e.choose("cards", p, f"{p} picks the {self.GROUP} Keepers {p} beams up", list(left),
+                                 count=self.GROUP, cites=("several-transporters-six-apiece",),
+                                 fate=(f"goes to {p}", "waits for the next group"))
             left = [k for k in left if k not in group]
             groups.append((p, group))
-        e.say(f"{len(gatherers)} {gatherer}s are working ({', '.join(p for p, _ in gatherers)}): each gathers a "
-              f"group of up to {self.GROUP}, in turn order from {player}, who picks the groups.",
+        e.say(f"{len(gatherers)} {gatherer}s are working ({', '.join(p for p, _ in gatherers)}): {player}, who played "
+              f"{e.name(card)}, takes their pick of the first {self.GROUP}; then, in turn order, each {gatherer} "
+              f"beams up the next group of up to {self.GROUP} for its holder, round the table until none is left.",
               "several-transporters-six-apiece")
         with e.atomic():
             for p, group in groups:
                 for k in group:
                     e.take_into_hand(k, p, by=player)
-            for k in left:
-                e.take_into_hand(k, owner[k], by=player)
             e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")
             for p, group in groups:
-                e.say(f"{e.names(group)} go(es) to {p}'s hand.", "several-transporters-six-apiece")
-            if left:
-                e.say(f"More Keepers than the groups hold: {e.names(left)} go(es) back to the owners' hands, as the "
-                      f"card does without a {gatherer}; the ruling on several {gatherer}s does not say where the rest "
-                      "go.", "several-transporters-six-apiece")
+                e.say(f"{e.names(group)} {'goes' if len(group) == 1 else 'go'} to {p}'s hand.",
+                      "several-transporters-six-apiece")
 
 
 @register

@@ -318,6 +318,10 @@ class EverybodyGets(Mechanic):
             deal = e.choose("deal", player, f"{player} deals {e.names(drawn)}: {each} to each player", list(drawn),
                             count=each)
             full = len(drawn) == each * len(order)
+            beyond = [p for p in deal if p not in order]
+            if beyond:
+                raise BadAnswer(f"{e.name(card)}: {', '.join(beyond)} cannot be dealt anything (out of reach, or not "
+                                "at the table)", forbidden=True)
             for p in order:
                 got = len(deal.get(p, []))
                 if full and got != each:

@@ -104,6 +104,12 @@ class PassesAtTurnEnd(Mechanic):
         if len(order) < 2:
             return
         to = order[1]
+        why = e.out_of_reach(to, holder)
+        if why:
+            e.say(f"{holder}'s turn ended, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing "
+                  f"may be given to them, so {e.name(card)} stays with {holder}; our material does not say whether it "
+                  "would pass on to someone else.", "in-my-bunk-shields-all-assets")
+            return
         riders = _attached_to(e, card)
         e.transfer(card, table(to), src=table(holder), cause=TURN)     # (what is attached goes along)
         e.say(f"{holder}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +

@@ -519,6 +519,10 @@ class Core:
         if st.game_over:
             return
         met, ungoals = self.goal_claims()
+        if st.face_down and st.goals:
+            notes = self._claim_notes        # (the what-if asks the claims again)
+            hidden.face_down_meets_no_goal(self, met)
+            self._claim_notes = notes
         if ungoals and met:
             # winning and losing at the same moment settles nothing: a tie, and play goes on
             key = frozenset(met) | {"ungoal"}

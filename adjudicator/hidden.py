@@ -52,7 +52,8 @@ def pile_goes_along(core: Core, move: Move) -> None:
         return
     rulings = st.defs[move.card].impl.pile_rulings
     n = len(pile)
-    what = f"the {n} card{'s' if n != 1 else ''} lying under {core.name(move.card)}"
+    what = f"the {n} cards lying under {core.name(move.card)}" if n != 1 else \
+        f"the card lying under {core.name(move.card)}"
     if move.dst.kind in KEEPS_PILE:
         if move.dst.kind == TABLE and move.src.kind == TABLE and move.dst.player != move.src.player:
             core.say(f"{what[0].upper() + what[1:]} go{'es' if n == 1 else ''} with it to {move.dst.player} in the "
@@ -61,8 +62,8 @@ def pile_goes_along(core: Core, move: Move) -> None:
     cards = list(pile)
     for c in (reversed(cards) if move.top else cards):
         core.transfer(c, move.dst, by=move.by, cause=move.cause, src=under(move.card), top=move.top)
-    core.say(f"{core.name(move.card)} does not leave {what[4:]} behind: {core.names(cards)} "
-             f"go{'es' if n == 1 else ''} with it.", *rulings)
+    core.say(f"{core.names(cards)}, lying under {core.name(move.card)}, go{'es' if n == 1 else ''} where it goes, "
+             "just beneath it.", *rulings)
 
 
 def face_down_moved(core: Core, move: Move) -> None:
@@ -114,6 +115,23 @@ def explain_keeper_count(core: Core, player: str, limit: int, count: int) -> Non
             + "; ".join(parts) + ".")
     if not any(e.text == text for e in core.log.entries):
         core.say(text, "face-down-keepers-count-for-keeper-limit")
+
+
+def face_down_meets_no_goal(core: Core, met: dict[str, list[int]]) -> None:
+    """Say, once a step, who would meet a Goal but for a Keeper of theirs lying face
+    down (such a Keeper meets no Goal until it is turned up)."""
+    st = core.state
+    with st.turned_up():
+        would, _ = core.goal_claims()
+    for player, goals in would.items():
+        missed = [g for g in goals if g not in met.get(player, [])]
+        down = [k for k in st.keepers[player] if k in st.face_down]
+        if not missed or not down:
+            continue
+        text = (f"{player} would meet {core.names(missed)} with the face-down {core.names(down)}, but a Keeper lying "
+                "face down meets no Goal until it is turned up.")
+        if not any(e.text == text for e in core.log.entries):
+            core.say(text, "face-down-keepers-count-for-keeper-limit")
 
 
 def face_out_not_owed(core: Core, player: str) -> None:

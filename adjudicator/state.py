@@ -551,6 +551,21 @@ class State:
             self.moves += 1
             self.figures = self.rule_figures = None
 
+    @contextmanager
+    def turned_up(self) -> Iterator[None]:
+        """For a what-if only (would a face-down Keeper meet a Goal?): every card face
+        down counts as turned up while the block runs, and is face down again after."""
+        down = self.face_down
+        self.face_down = frozenset()
+        self.moves += 1
+        self.figures = None
+        try:
+            yield
+        finally:
+            self.face_down = down
+            self.moves += 1
+            self.figures = None
+
     def add_frame(self, frame: TempHand) -> None:
         """Open a temporary hand (empty: cards are then drawn into it)."""
         if frame.cards:

@@ -6,6 +6,12 @@ limits, Goal slots) are kept per face-up table (`Figures.face_up`): a draw, a
 discard or a play of an Action leaves them as they were, and they are not worked out
 again until a rule, a Keeper or the turn changes. Every printed number goes through
 `num`, the one place Inflation acts.
+
+The cards lying under a card (`State.under`) are not in play: no figure reads them,
+so a pile counts as the card on top (the Keeper count, the Goals). A Keeper lying face
+down counts toward a Keeper Limit (`keeper_count`) but has no power and meets no Goal
+(`showing` leaves it out of the holdings, the powers and the hooks asked in front); a
+card held face-out is not owed under Play All (`plays_left`).
 """
 
 from __future__ import annotations
@@ -385,5 +391,7 @@ class Figures:
         return {p: frozenset().union(*[defs[k].marks for k in self.showing(p)]) for p in st.players}
 
     def keeper_count(self, player: str) -> int:
+        """The Keepers in front of `player`, as a Keeper Limit counts them: face-down ones
+        included, the cards under a card not (they count as the card on top)."""
         st = self.core.state
         return sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER)

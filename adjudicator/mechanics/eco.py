@@ -23,7 +23,7 @@ def _nothing(e, card, what):
 
 def _holds(e, player: str, name: str) -> list[int]:
     st = e.state
-    return [k for k in st.keepers[player] if st.defs[k].name == name]
+    return [k for k in e.showing(player) if st.defs[k].name == name]
 
 
 # =============================================================================
@@ -54,7 +54,7 @@ class EatsGoal(Mechanic):
         st = e.state
         foods = set(st.defs[card].params["food"])
         return [k for p in st.players if p not in st.eliminated and not poisoned(e, p)
-                for k in st.keepers[p] if st.defs[k].name in foods]
+                for k in e.showing(p) if st.defs[k].name in foods]
 
     def win_cites(self, e, card):
         return ("rule-keepers-in-play-for-goals-powers",)

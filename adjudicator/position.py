@@ -337,6 +337,9 @@ class Position:
                 if not ref.card.impl.stays_as_rule:     # (an Action staying in play as a rule may)
                     out.append(self._at(ref, Code.NOT_A_RULE, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, "
                                                               "not a New Rule; it cannot stand among the rules"))
+                elif any(r.card.key == ref.card.key for r in self.rules[:i]):
+                    out.append(self._at(ref, Code.SAME_RULE, f"{ref.card.name} is in play twice: the newer copy would "
+                                                             "have replaced the older, so only one can be in play"))
                 continue
             twin = next((r for r in self.rules[:i] if r.card.type == RULE and graph.same_job(r.card.key, ref.card.key)),
                         None)

@@ -480,8 +480,11 @@ class State:
         self.figures = None
 
     def unseat(self, player: str) -> None:
-        """A player leaves the table (their zones already closed)."""
+        """A player leaves the table (their zones already closed), and what a card had
+        left on them goes with them."""
         self.players.remove(player)
+        if self.lasting:
+            self.lasting = tuple(x for x in self.lasting if x[0] != player)
         self.figures = None
 
     def impose(self, player: str, effect: str, card: int) -> None:

@@ -195,3 +195,11 @@ def test_random_play_never_reaches_a_player_out_of_reach(monkeypatch):
 
 def test_the_pile_zone_names_its_card():
     assert str(under(7)) == "under card 7"
+
+
+def test_an_action_staying_in_play_stands_among_the_rules_once():
+    ok = _position("  players: [Ann, Ben]\n  rules: [Let's Keep Doing That]\n"
+                   "  under:\n    Let's Keep Doing That: [Jackpot!]\n")
+    assert ok.problems() == []
+    twice = _position("  players: [Ann, Ben]\n  rules: [Let's Keep Doing That, Let's Keep Doing That]\n")
+    assert [p.code for p in twice.problems()] == [Code.SAME_RULE]

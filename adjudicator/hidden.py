@@ -34,6 +34,7 @@ from adjudicator.movement import HAND, META_RULES, RESOLVING, RULES, TABLE, TEMP
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.core import Core
+    from adjudicator.state import State
 
 # where a card keeps the cards lying under it: in play, or on its way somewhere
 KEEPS_PILE = frozenset({TABLE, RULES, META_RULES, RESOLVING})
@@ -94,10 +95,14 @@ def shielded(core: Core, move: Move) -> bool:
     return False
 
 
-def explain_keeper_count(core: Core, player: str, limit: int, count: int) -> None:
+def explain_keeper_count(core: Core, player: str, limit: int, count: int, before: State | None) -> None:
     """Say once in a step how `player`'s Keepers are counted against a Keeper Limit
-    when some lie face down or have cards under them."""
+    when some lie face down or have cards under them, unless neither the rules nor
+    `player`'s table changed since the step began (`before`, when known)."""
     st = core.state
+    if (before is not None and before.rules == st.rules and before.keepers.get(player) == st.keepers[player]
+            and before.face_down == st.face_down and before.under == st.under):
+        return
     mine = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
     down = [k for k in mine if k in st.face_down]
     piles = [k for k in mine if st.under.get(k)]

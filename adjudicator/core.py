@@ -383,10 +383,8 @@ class Core:
             duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
         limit = self.keeper_limit(player)
         count = sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER) if limit is not None else 0
-        if limit is not None and (st.face_down or st.under):
-            origin = self._origin
-            hidden.explain_keeper_count(self, player, limit, count,
-                                        origin[1] if origin is not None and origin[0] is st else None)
+        if limit is not None and (st.face_down or st.under) and count >= limit:
+            hidden.explain_keeper_count(self, player, limit, count)
         if limit is not None and count > limit:
             duties.append((self._limit_name("keeper_limit"), lambda: self._meet_keeper_limit(player, when_played)))
         return duties

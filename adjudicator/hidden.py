@@ -34,7 +34,6 @@ from adjudicator.movement import HAND, META_RULES, RESOLVING, RULES, TABLE, TEMP
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.core import Core
-    from adjudicator.state import State
 
 # where a card keeps the cards lying under it: in play, or on its way somewhere
 KEEPS_PILE = frozenset({TABLE, RULES, META_RULES, RESOLVING})
@@ -95,14 +94,10 @@ def shielded(core: Core, move: Move) -> bool:
     return False
 
 
-def explain_keeper_count(core: Core, player: str, limit: int, count: int, before: State | None) -> None:
-    """Say once in a step how `player`'s Keepers are counted against a Keeper Limit
-    when some lie face down or have cards under them, unless neither the rules nor
-    `player`'s table changed since the step began (`before`, when known)."""
+def explain_keeper_count(core: Core, player: str, limit: int, count: int) -> None:
+    """Say once in a step how `player`'s Keepers, at or over a Keeper Limit, are
+    counted when some lie face down or have cards under them."""
     st = core.state
-    if (before is not None and before.rules == st.rules and before.keepers.get(player) == st.keepers[player]
-            and before.face_down == st.face_down and before.under == st.under):
-        return
     mine = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
     down = [k for k in mine if k in st.face_down]
     piles = [k for k in mine if st.under.get(k)]
@@ -115,8 +110,8 @@ def explain_keeper_count(core: Core, player: str, limit: int, count: int, before
     if piles:
         parts.append(" and ".join(f"{core.name(k)} and the {len(st.under[k])} card(s) under it count as one Keeper, "
                                   f"{core.name(k)}" for k in piles))
-    verdict = "over" if count > limit else "within"
-    text = (f"{player} has {count} Keeper{'s' if count != 1 else ''} against the Keeper Limit of {limit}, {verdict} it: "
+    verdict = "over" if count > limit else "at"
+    text = (f"{player} has {count} Keeper{'s' if count != 1 else ''}, {verdict} the Keeper Limit of {limit}: "
             + "; ".join(parts) + ".")
     if not any(e.text == text for e in core.log.entries):
         core.say(text, "face-down-keepers-count-for-keeper-limit")

@@ -264,6 +264,9 @@ class Engine:
         except GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
             st = self.state
+            for c in list(st.resolving):      # (with the cards lying under them, if any)
+                if st.under.get(c):
+                    st.move_run(list(st.under[c]), st.pile(c), st.discard, top=True)
             st.move_run(list(st.resolving), st.resolving, st.discard, top=True)
             out = None
         except Rejected as rej:

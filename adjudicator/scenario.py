@@ -415,7 +415,7 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
         elif key == "zones":
             zones = {}
             for zname, spec_node in value.as_map("zones").items():
-                zkey = _zone_name(fields["zones"].key_nodes[zname], zname, players)
+                zkey = _zone_name(fields["zones"].key_nodes[zname], zname, players, reader)
                 if spec_node.is_seq():
                     zones[zkey] = {"exactly": [c.card for c in reader.cards(spec_node, zname)]}
                 else:
@@ -433,9 +433,14 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
     return Expectation(values, fields, node.line)
 
 
-def _zone_name(node: Node, name: str, players: list[str]) -> str:
+def _zone_name(node: Node, name: str, players: list[str], reader: _Reader | None = None) -> str:
     if name in GLOBAL_ZONES:
         return name
+    if "." in name and reader is not None and name.rpartition(".")[2] == "under":
+        # our extension: the cards lying under a card in play, `CARD.under` (`CARD #K` for one copy)
+        card, copy = reader.card_copy(Node(name.rpartition(".")[0], node.line, node.col, node.path),
+                                      "the card in a zone CARD.under")
+        return f"{card.name}{f' #{copy}' if copy is not None else ''}.under"
     if "." in name:
         who, _, zone = name.rpartition(".")
         if zone in ZONE_NAMES:
@@ -443,7 +448,8 @@ def _zone_name(node: Node, name: str, players: list[str]) -> str:
                 if p == who or p.lower() == who.lower():
                     return f"{p}.{zone}"
             raise node.error(f"zone {clip(name)!r} names no player (players: {', '.join(players)})")
-    raise node.error(f"unknown zone {clip(name)!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, " + ", ".join(GLOBAL_ZONES))
+    raise node.error(f"unknown zone {clip(name)!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, CARD.under, "
+                     + ", ".join(GLOBAL_ZONES))
 
 
 def _player(node: Node, players: list[str], what: str) -> str:

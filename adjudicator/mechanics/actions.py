@@ -9,7 +9,7 @@ import math
 
 from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, KEEPER, RULE, SURPRISE, Mechanic, Param, register
-from adjudicator.movement import DISCARD_PILE, DRAW, EXCHANGE, IN_FLIGHT, hand, table
+from adjudicator.movement import DISCARD_PILE, DRAW, EXCHANGE, IN_FLIGHT, hand, table, under
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.mechanics.api import RulesCore
@@ -46,7 +46,7 @@ class Trash(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
-        targets = _keepers_of(e, st.players, types) + ([r for r in st.rules] if RULE in types else [])
+        targets = _keepers_of(e, e.reachable(player, st.players), types) + ([r for r in st.rules] if RULE in types else [])
         if not targets:
             return _nothing(e, card, "no such card in play")
         target = e.choose("card", player, f"{player} picks the card {e.name(card)} discards", targets)
@@ -81,7 +81,7 @@ class Steal(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
-        targets = _keepers_of(e, [p for p in st.players if p != player], types)
+        targets = _keepers_of(e, e.reachable(player, [p for p in st.players if p != player]), types)
         if not targets:
             return _nothing(e, card, "nobody else has one")
         target = e.choose("card", player, f"{player} picks what to steal", targets)
@@ -99,7 +99,7 @@ class RotateHands(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        order = e.seat_order(start=player)   # player first
+        order = e.reachable(player)   # player first (a player out of reach keeps their hand)
         if len(order) < 2:
             return _nothing(e, card, "nobody to pass to")
         left, right = order[1], order[-1]
@@ -138,7 +138,7 @@ class RandomTax(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         n = e.num(card, "each")
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if p == player:
                 continue
             for _ in range(n):
@@ -159,7 +159,7 @@ class Showdown(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        others = [p for p in e.seat_order(start=player) if p != player]
+        others = [p for p in e.reachable(player) if p != player]
         if not others:
             return _nothing(e, card, "no opponent")
         rival = e.choose("player", player, f"{player} picks an opponent for {e.name(card)}", others)
@@ -192,7 +192,7 @@ class UseWhatYouTake(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        others = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        others = [p for p in e.reachable(player) if p != player and st.hands[p]]
         if not others:
             return _nothing(e, card, "every other hand is empty")
         victim = e.choose("player", player, f"{player} picks whose hand to take a card from", others)
@@ -215,7 +215,7 @@ class Zap(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        targets = [k for p in st.players for k in st.keepers[p]] + list(st.rules) + list(st.goals)
+        targets = [k for p in e.reachable(player, st.players) for k in st.keepers[p]] + list(st.rules) + list(st.goals)
         if not targets:
             return _nothing(e, card, "nothing in play")
         target = e.choose("card", player, f"{player} picks a card in play to take", targets)
@@ -310,7 +310,7 @@ class EverybodyGets(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        order = e.seat_order(start=player)
+        order = e.reachable(player)       # (a player out of reach is given nothing)
         each = e.num(card, "each")
         drawn = e.draw(player, each * len(order), into=st.resolving, why=e.name(card))
         if not drawn:
@@ -323,6 +323,10 @@ class EverybodyGets(Mechanic):
             deal = e.choose("deal", player, f"{player} deals {e.names(drawn)}: {each} to each player", list(drawn),
                             count=each)
             full = len(drawn) == each * len(order)
+            beyond = [p for p in deal if p not in order]
+            if beyond:
+                raise BadAnswer(f"{e.name(card)}: {', '.join(beyond)} cannot be dealt anything (out of reach, or not "
+                                "at the table)", forbidden=True)
             for p in order:
                 got = len(deal.get(p, []))
                 if full and got != each:
@@ -345,7 +349,7 @@ class ExchangeKeepers(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        theirs = _keepers_of(e, [p for p in st.players if p != player], {KEEPER})
+        theirs = _keepers_of(e, e.reachable(player, [p for p in st.players if p != player]), {KEEPER})
         mine = _keepers_of(e, [player], {KEEPER})
         if not theirs or not mine:
             return _nothing(e, card, "both players need a Keeper")
@@ -442,7 +446,7 @@ class TradeHands(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        others = [p for p in e.seat_order(start=player) if p != player]
+        others = [p for p in e.reachable(player) if p != player]
         if not others:
             return _nothing(e, card, "nobody to trade with")
         other = e.choose("player", player, f"{player} picks who to trade hands with", others)
@@ -460,15 +464,26 @@ class ShareTheWealth(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        pool = _keepers_of(e, st.players, {KEEPER})
+        order = e.reachable(player)        # (a player out of reach keeps their Keepers and gets none)
+        pool = _keepers_of(e, e.reachable(player, st.players), {KEEPER})
         if not pool:
             return _nothing(e, card, "no Keepers in play")
-        order = e.seat_order(start=player)
-        # one at a time from the player who played it, in seat order: the first few get one more
-        counts = {p: len(pool) // len(order) + (1 if i < len(pool) % len(order) else 0) for i, p in enumerate(order)}
         with e.atomic():
-            for k in pool:
+            for k in list(pool):
                 e.transfer(k, IN_FLIGHT, by=player, src=table(st.holder_of(k)))
+            for k in list(pool):
+                # cards lying under a Keeper gathered (the Booty buried under a Treasure Map) are mixed in
+                buried = list(st.under.get(k, ()))
+                if buried:
+                    for c in buried:
+                        e.transfer(c, IN_FLIGHT, by=player, src=under(k))
+                    pool += buried
+                    e.say(f"{e.names(buried)}, buried under {e.name(k)}, {'is' if len(buried) == 1 else 'are'} "
+                          f"gathered and shuffled in with the rest: nothing stays bundled with {e.name(k)}.",
+                          "share-the-wealth-mixes-buried-booty")
+            # one at a time from the player who played it, in seat order: the first few get one more
+            counts = {p: len(pool) // len(order) + (1 if i < len(pool) % len(order) else 0)
+                      for i, p in enumerate(order)}
             if e.next_answer_is_mapping():
                 # the table says where each Keeper ended up (a `deal` answer), checked against the dealing order
                 deal = e.choose("deal", player, f"the shuffled Keepers dealt one at a time from {player}: " +
@@ -532,7 +547,7 @@ class DiscardAllOfType(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
-        gone = _keepers_of(e, st.players, types)
+        gone = _keepers_of(e, e.reachable(player, st.players), types)
         if not gone:
             return _nothing(e, card, "none in play")
         with e.atomic():
@@ -549,17 +564,18 @@ class MoveCreeper(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        creepers = _keepers_of(e, st.players, {CREEPER})
+        creepers = _keepers_of(e, e.reachable(player, st.players), {CREEPER})
         if not creepers:
             return _nothing(e, card, "no Creepers in play")
         # a Creeper moves to another player: with nobody else at the table (Solo) it cannot
-        creepers = [c for c in creepers if any(p != st.owner_of_keeper(c) for p in e.seat_order())]
+        creepers = [c for c in creepers if any(p != st.owner_of_keeper(c) for p in e.reachable(player))]
         if not creepers:
             return _nothing(e, card, "nobody else is at the table to receive a Creeper")
         c = e.choose("card", player, f"{player} picks a Creeper to move", creepers)
         owner = st.owner_of_keeper(c)
         assert owner is not None            # a Creeper in front of someone (`creepers`)
-        to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])
+        to = e.choose("player", player, f"{player} picks who receives {e.name(c)}",
+                      [p for p in e.reachable(player, e.seat_order()) if p != owner])
         e.detach(c)
         e.place_in_front(to, c, table(owner), by=player)
         e.say(f"{e.name(c)} moves from {owner} to {to}.")

@@ -28,7 +28,7 @@ def _nothing(e, card, what):
 
 def _holds(e, player: str, name: str) -> list[int]:
     st = e.state
-    return [k for k in st.keepers[player] if st.defs[k].name == name]
+    return [k for k in e.showing(player) if st.defs[k].name == name]
 
 
 # =============================================================================
@@ -59,7 +59,7 @@ class EatsGoal(Mechanic):
         st = e.state
         foods = set(st.defs[card].params["food"])
         return [k for p in st.players if p not in st.eliminated and not poisoned(e, p)
-                for k in st.keepers[p] if st.defs[k].name in foods]
+                for k in e.showing(p) if st.defs[k].name in foods]
 
     def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         return ("rule-keepers-in-play-for-goals-powers",)
@@ -250,7 +250,7 @@ class Extinction(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         tag = st.defs[card].params["tag"]
-        targets = [k for p in e.seat_order(start=player) for k in st.keepers[p]
+        targets = [k for p in e.reachable(player) for k in st.keepers[p]
                    if st.defs[k].type == KEEPER and tag in st.defs[k].tags]
         if not targets:
             _nothing(e, card, "no living Keeper in play")
@@ -260,7 +260,7 @@ class Extinction(Mechanic):
         target = e.choose("card", player, f"{player} picks the living Keeper that goes extinct", targets)
         with e.atomic():
             move = e.transfer(target, OUT_OF_GAME, by=player)
-            e.transfer(card, OUT_OF_GAME, by=player, src=IN_FLIGHT, cause=FINISH)
+            e.transfer(card, OUT_OF_GAME, by=player, cause=FINISH)    # (from wherever it is being carried out)
         e.say(f"{e.name(move.card)} goes extinct: it leaves the game from in front of {move.src.player}, and "
               f"{e.name(card)} leaves "
               "the game with it. Neither goes to the discard pile, so no reshuffle brings them back.")
@@ -276,7 +276,7 @@ class Taxation(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        payers = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        payers = [p for p in e.reachable(player) if p != player and st.hands[p]]
         if not payers:
             return _nothing(e, card, "every other hand is empty")
         with e.atomic():
@@ -352,7 +352,7 @@ class PopulationCrash(Mechanic):
         e.say(f"{e.name(card)} turns over {e.names(turned)} onto the discard pile; the first Goal is {e.name(goal)}.")
         _turned_creepers(e, card, turned)
         names = pictured(e, goal)
-        gone = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
+        gone = [(p, k) for p in e.reachable(player) for k in st.keepers[p]
                 if st.defs[k].type == KEEPER and st.defs[k].name in names]
         if not gone:
             e.say(f"None of the Keepers {e.name(goal)} pictures is in play.")
@@ -374,7 +374,7 @@ class DiscardNamed(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         names = set(st.defs[card].params["keepers"])
-        gone = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p] if st.defs[k].name in names]
+        gone = [(p, k) for p in e.reachable(player) for k in st.keepers[p] if st.defs[k].name in names]
         if not gone:
             return _nothing(e, card, f"none of {', '.join(st.defs[card].params['keepers'])} in play")
         with e.atomic():
@@ -393,7 +393,7 @@ class MassMigration(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        order = e.seat_order(start=player)
+        order = e.reachable(player)      # (a player out of reach neither passes nor receives)
         movers = [p for p in order if any(st.defs[k].type == KEEPER for k in st.keepers[p])]
         if len(order) < 2 or not movers:
             return _nothing(e, card, "no Keeper to pass on" if len(order) >= 2 else "nobody to pass to")

@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.decisions import BadAnswer
-from adjudicator.mechanics.base import ACTION, KEEPER, META_RULE, RULE, Mechanic, Param, register
-from adjudicator.movement import DISCARD_PILE, DRAW, IN_FLIGHT, RULES_IN_PLAY
+from adjudicator.mechanics.base import ACTION, EFFECTS, KEEPER, META_RULE, RULE, Mechanic, Param, register
+from adjudicator.movement import DISCARD_PILE, DRAW, IN_FLIGHT, RULES_IN_PLAY, under
 from adjudicator.mechanics.free_actions import MysteryPlay
 
 if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import CardDef
     from adjudicator.mechanics.api import RulesCore
 
 _RULES = frozenset({RULE, META_RULE})
@@ -25,15 +26,28 @@ class TurnEnder(Mechanic):
 
     name = "turn_ender"
     card_types = _ACTIONS
-    params = {"leaves_room": Param("bool", required=False, default=False)}
+    # `until_next_turn`: a static effect (EFFECTS) the card leaves on its player until
+    # their next turn begins (I'll Be In My Bunk: `out_of_reach`)
+    params = {"leaves_room": Param("bool", required=False, default=False),
+              "until_next_turn": Param("str", required=False, default="")}
     ends_turn = True
     overrides = {"slot:play": "play-all-vs-turn-end", "concept:temporary_hand": "turn-end-inside-d3p2"}
     summary = "the turn ends at once (the rest of the card's text is not in our material)"
+
+    def lasting_effects(self, card: CardDef) -> frozenset[str]:
+        effect = card.params.get("until_next_turn") or ""
+        return frozenset({effect}) if effect in EFFECTS else frozenset()
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         if e.state.defs[card].params["leaves_room"]:
             e.say(f"{e.name(card)} sends {player} out of the room for a few minutes: the card does not say so in as "
                   "many words, but the turn cannot go on.", "turn-ending-cards-list")
+        for effect in sorted(self.lasting_effects(e.state.defs[card])):
+            e.lasting_effect(player, effect, card)
+            if effect == "out_of_reach":
+                e.say(f"Until {player}'s next turn begins, {player} is out of everyone else's reach: nobody may take "
+                      f"{player}'s Keepers or cards in hand, trade hands with {player} or otherwise change what "
+                      f"{player} has, and {player} is given nothing either.", "in-my-bunk-shields-all-assets")
         e.end_turn(e.name(card), immediately=True)
 
 
@@ -138,7 +152,7 @@ class GiftGiveaway(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        order = e.seat_order(start=player)
+        order = e.reachable(player)      # (a player out of reach neither lifts nor receives)
         if len(order) < 2:   # Solo, or everyone else eliminated: no one to give a Keeper to
             e.say(f"{e.name(card)} has nothing to act on (nobody else is at the table to receive a gift); "
                   "it is still a legal play and still uses the play.", "rule-cards-always-playable")
@@ -188,19 +202,74 @@ class GiftGiveaway(Mechanic):
 
 @register
 class StaysInPlay(Mechanic):
-    """An Action that stays on the table and works like a New Rule once there (Let's
-    Keep Doing That); what it lets you do is not in our material."""
+    """Let's Keep Doing That: an Action that stays on the table and works like a New
+    Rule once there. As it is played it takes an Action from the discard pile and
+    keeps it under itself (a second copy first sends the old one and its Action to the
+    discard pile); once a turn its holder may use that Action, which stays under it.
+    An anti-Action Surprise may cancel that use (a real Action card is used): the
+    Action then stays where it is, and cannot be used again that turn. The card's
+    full text is not in our material: this is what the FAQ gives."""
 
     name = "action_stays_in_play"
     card_types = _ACTIONS
-    summary = "stays in play as if it were a New Rule"
+    summary = "stays in play as a rule, keeping an Action from the discard pile that can be used once a turn"
     coexists = {"slot:play": "stop-that-vs-free-action"}
+    free_action = True
+    once_per_turn = True
+    stays_as_rule = True
+    rulings = ("lkdt-action-cancelled-but-stays-attached", "same-rule-replaces")
+    pile_rulings = ("same-rule-replaces",)
+    use_canceled_rulings = ("lkdt-action-cancelled-but-stays-attached",)
+
+    def can_hold(self, card: CardDef, other: CardDef) -> bool:
+        # an Action carried out from under it (one that must itself stay in play cannot be)
+        return other.type == ACTION and not other.impl.stays_as_rule
+
+    def used_card(self, e: RulesCore, card: int) -> int | None:
+        pile = e.state.under.get(card)
+        return pile[0] if pile else None
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
+        st = e.state
+        old = [r for r in st.rules if r != card and st.defs[r].key == st.defs[card].key]
+        for r in old:
+            e.discard(r, player, src=RULES_IN_PLAY)
+        if old:
+            e.say(f"{e.name(card)} is the same card as the {e.names(old)} in play, which is discarded with the Action "
+                  "it kept; the new copy then takes any Action from the discard pile, that one included.",
+                  "same-rule-replaces")
         e.transfer(card, RULES_IN_PLAY, by=player, src=IN_FLIGHT)
-        e.say(f"{e.name(card)} stays in play and from now on counts as a rule, not an Action card: Stop That! can no "
-              "longer touch it. The seeds do not give its full text.", "stop-that-vs-free-action",
-              "rule-action-discard-after-use")
+        e.say(f"{e.name(card)} stays in play and from now on works like a New Rule: Stop That! cannot cancel it "
+              "there.", "stop-that-vs-free-action", "rule-action-discard-after-use")
+        options = [c for c in st.discard if self.can_hold(st.defs[card], st.defs[c])]
+        if not options:
+            e.say(f"There is no Action in the discard pile for {e.name(card)} to keep, so it keeps none. The seeds do "
+                  "not give its full text.", "rule-cards-always-playable")
+            return
+        kept = e.choose("card", player, f"{player} picks the Action from the discard pile that {e.name(card)} keeps",
+                        options, fate=("is kept", "stays in the discard pile"))
+        e.transfer(kept, under(card), by=player, src=DISCARD_PILE)
+        e.say(f"{e.name(card)} takes {e.name(kept)} from the discard pile and keeps it: once a turn {player} may use "
+              f"it (use: {e.name(card)}), and it stays with {e.name(card)}. The seeds do not give the card's full text.",
+              "lkdt-action-cancelled-but-stays-attached", "same-rule-replaces")
+
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
+        st = e.state
+        pile = st.under.get(card)
+        if not pile:
+            return (f"{e.name(card)} keeps no Action to use", None)
+        if pile[0] in st.free_used:
+            return (f"the use of {e.name(pile[0])} kept with {e.name(card)} was canceled this turn: it stays there, "
+                    "but it cannot be used again this turn", "lkdt-action-cancelled-but-stays-attached")
+        return None
+
+    def use(self, e: RulesCore, card: int, player: str) -> None:
+        st = e.state
+        action = st.under[card][0]
+        e.say(f"{player} uses the {e.name(action)} kept with {e.name(card)}: it is carried out as if played, and "
+              "stays with it. A real Action card is used, so a Surprise that cancels Actions may cancel this use.",
+              "lkdt-action-cancelled-but-stays-attached")
+        st.defs[action].impl.play(e, action, player)
 
 
 @register

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.mechanics.base import CREEPER, GOAL, UNGOAL, Mechanic, Param, register
+from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, UNGOAL, Mechanic, Param, register
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.mechanics.api import RulesCore
@@ -25,7 +25,7 @@ def _count_any(e, player: str, wanted: list[str]) -> int:
     total = 0
     for w in wanted:
         if w.startswith("tag:"):
-            total += sum(1 for k in st.keepers[player] if w[4:] in st.defs[k].tags)
+            total += sum(1 for k in e.showing(player) if w[4:] in st.defs[k].tags)
         elif _has(e, player, w):
             total += 1
     return total
@@ -135,7 +135,7 @@ class KeeperGoal(Mechanic):
 
         def take(wanted: str) -> None:
             tag = wanted[4:] if wanted.startswith("tag:") else None
-            for k in st.keepers[player]:
+            for k in e.showing(player):
                 if k not in out and ((tag in st.defs[k].tags) if tag else st.defs[k].name == wanted):
                     out.append(k)
                     return
@@ -202,7 +202,9 @@ class MostKeepersGoal(Mechanic):
 
     def _sizes(self, e):
         st = e.state
-        return {p: e.keeper_count(p) for p in st.players if p not in st.eliminated}
+        # (a Keeper lying face down meets no Goal: it is not counted here, though a Keeper Limit counts it)
+        return {p: sum(1 for k in e.showing(p) if st.defs[k].type == KEEPER) for p in st.players
+                if p not in st.eliminated}
 
     def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         return ("most-goal-blocked-leader",) + _contested(e, card, self._sizes(e))

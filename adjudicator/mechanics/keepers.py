@@ -48,7 +48,7 @@ class PassesOn(BlockingCreeper):
         st = e.state
         want = st.defs[card].params["keeper"]
         held = [k for k in st.keepers[owner] if st.defs[k].name == want]
-        others = [p for p in e.seat_order(start=owner) if p != owner]
+        others = [p for p in e.reachable(owner) if p != owner]
         for k in held:
             if not others:
                 return
@@ -126,6 +126,12 @@ class MovesOnGoalChange(BlockingCreeper):
         to = next((st.players[(seat - i) % n] for i in range(1, n)
                    if st.players[(seat - i) % n] not in st.eliminated), None)
         if to is None or to == owner:
+            return
+        why = e.out_of_reach(to, owner)
+        if why:
+            e.say(f"The Goal changed, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing may be "
+                  f"given to them, so {e.name(card)} stays with {owner}; our material does not say whether it would "
+                  "pass on to someone else.", "in-my-bunk-shields-all-assets")
             return
         e.move_to(card, to)
         e.say(f"The Goal changed, so {e.name(card)} moves from {owner} to {to} (against turn order).",

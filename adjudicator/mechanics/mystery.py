@@ -30,7 +30,7 @@ class KnockOut(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         e.say(f"{e.name(card)} is a Danger: it was held in hand and played like an Action.", "rule-danger-played-like-action")
-        options = [p for p in e.seat_order(start=player) if p not in st.eliminated]
+        options = [p for p in e.reachable(player) if p not in st.eliminated]
         if st.defs[card].params.get("most") == "cards":
             sizes = {p: len(st.hands[p]) + sum(1 for k in st.keepers[p] if st.defs[k].type == KEEPER) for p in options}
             top = max(sizes.values())

@@ -14,10 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.mechanics.base import GOAL, KEEPER, RULE, Mechanic, Param, register
-from adjudicator.movement import table
+from adjudicator.movement import table, under
 from adjudicator.mechanics.keepers import BlockingCreeper
 
 if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import CardDef
     from adjudicator.mechanics.api import RulesCore
 
 
@@ -90,6 +91,44 @@ class CaptainsHat(Mechanic):
 
 
 @register
+class TreasureMap(Mechanic):
+    """The Treasure Map, as far as the official FAQ gives it: Booty may lie hidden
+    under it, out of play (the Map and its pile count as one Keeper, the Map); its
+    holder may uncover that Booty at any time, on any turn (a free action); and the
+    Booty goes with the Map when it is lost or stolen (the core carries a pile along
+    with its card by every route). How Booty comes to be hidden there is not in our
+    material, nor whether part of it can be uncovered: the engine uncovers all of it."""
+
+    name = "treasure_map"
+    card_types = frozenset({KEEPER})
+    free_action = True
+    off_turn = True
+    summary = "Booty may lie hidden under it and goes with it; its holder may uncover that Booty at any time"
+    rulings = ("treasure-map-booty-goes-with-stolen-map", "face-down-keepers-count-for-keeper-limit",
+               "share-the-wealth-mixes-buried-booty")
+    pile_rulings = ("treasure-map-booty-goes-with-stolen-map",)
+
+    def can_hold(self, card: CardDef, other: CardDef) -> bool:
+        return other.type == KEEPER and "booty" in other.tags
+
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
+        if not e.state.under.get(card):
+            return (f"no Booty lies hidden under {e.name(card)}", None)
+        return None
+
+    def use(self, e: RulesCore, card: int, player: str) -> None:
+        st = e.state
+        booty = list(st.under[card])
+        with e.atomic():
+            for c in booty:
+                e.place_in_front(player, c, under(card), by=player)
+        e.say(f"{player} uncovers the Booty hidden under {e.name(card)}: {e.names(booty)} now "
+              f"{'stands' if len(booty) == 1 else 'stand'} face up in front of {player}, in play like any Keeper. "
+              "The Map's holder may do so at any time; the rest of its text is not in our material.",
+              "treasure-map-booty-goes-with-stolen-map")
+
+
+@register
 class Plunder(Mechanic):
     """Plunder: on your turn, once, you may take a Keeper another player has in front of
     them. Without a card like this, grabbing a Keeper is cheating."""
@@ -102,13 +141,14 @@ class Plunder(Mechanic):
     summary = "once a turn, take a Keeper from another player"
     rulings = ("grab-keeper-cheating", "rule-free-actions-anytime-not-plays")
 
-    def _keepers(self, e, player):
+    def _keepers(self, e, player, quiet=True):
         st = e.state
-        return [k for p in e.seat_order(start=player) if p != player for k in st.keepers[p] if st.defs[k].type == KEEPER]
+        return [k for p in e.reachable(player, quiet=quiet) if p != player for k in st.keepers[p]
+                if st.defs[k].type == KEEPER]
 
-    def _targets(self, e, player):
+    def _targets(self, e, player, quiet=True):
         # a Keeper printed "cannot be Plundered" (the Treasure Map) is passed over
-        return [k for k in self._keepers(e, player) if _SAFE not in e.state.defs[k].tags]
+        return [k for k in self._keepers(e, player, quiet) if _SAFE not in e.state.defs[k].tags]
 
     def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if not self._targets(e, player):
@@ -119,7 +159,7 @@ class Plunder(Mechanic):
         return None
 
     def use(self, e: RulesCore, card: int, player: str) -> None:
-        safe = [k for k in self._keepers(e, player) if k not in self._targets(e, player)]
+        safe = [k for k in self._keepers(e, player, quiet=False) if k not in self._targets(e, player)]
         if safe:
             e.say(f"{e.names(safe)} cannot be Plundered, so {'it is' if len(safe) == 1 else 'they are'} not among the "
                   "Keepers to choose from; an Action that takes Keepers can still take it.",
@@ -156,14 +196,14 @@ class Scurvy(BlockingCreeper):
         if card not in e.state.held_at_start:
             return (f"{player} may pass {e.name(card)} on only after having it a while: the engine reads that as a turn "
                     f"of theirs that began with {e.name(card)} already in front of them", "getting-rid-of-creepers")
-        if len(e.seat_order()) < 2:
+        if len(e.reachable(player, quiet=True)) < 2:
             return ("there is nobody to pass it to", None)
         return None
 
     def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         to = e.choose("player", player, f"{player} picks who gets {e.name(card)}",
-                      [p for p in e.seat_order(start=player) if p != player])
+                      [p for p in e.reachable(player) if p != player])
         e.place_in_front(to, card, table(player), by=player)
         e.say(f"{player} has had {e.name(card)} a while and passes it on to {to}.", "getting-rid-of-creepers")
 
@@ -187,7 +227,7 @@ class Shackles(BlockingCreeper):
 
     def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if captain(e) == player:
-            if len(e.seat_order()) < 2:
+            if len(e.reachable(player, quiet=True)) < 2:
                 return ("there is nobody to give the Shackles to", None)
             return None
         if not self._payments(e, card, player):
@@ -200,7 +240,7 @@ class Shackles(BlockingCreeper):
         st = e.state
         if captain(e) == player:
             to = e.choose("player", player, f"The Captain, {player}, decides who has {e.name(card)}",
-                          [p for p in e.seat_order(start=player) if p != player])
+                          [p for p in e.reachable(player) if p != player])
             e.place_in_front(to, card, table(player), by=player)
             e.say(f"{player} is the Captain and so decides who has {e.name(card)}: {to}.", "getting-rid-of-creepers")
             return

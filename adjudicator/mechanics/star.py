@@ -111,6 +111,12 @@ class PassesAtTurnEnd(Mechanic):
         if len(order) < 2:
             return
         to = order[1]
+        why = e.out_of_reach(to, holder)
+        if why:
+            e.say(f"{holder}'s turn ended, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing "
+                  f"may be given to them, so {e.name(card)} stays with {holder}; our material does not say whether it "
+                  "would pass on to someone else.", "in-my-bunk-shields-all-assets")
+            return
         riders = _attached_to(e, card)
         e.transfer(card, table(to), src=table(holder), cause=TURN)     # (what is attached goes along)
         e.say(f"{holder}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
@@ -204,9 +210,9 @@ class Laser(_FreePower):
     once_per_turn = True
     summary = "once a turn, discard a Keeper that has a Creeper attached (the Creeper goes with it)"
 
-    def _targets(self, e, card, player):
+    def _targets(self, e, card, player, quiet=True):
         st = e.state
-        owners = [player] if st.defs[card].params["own_only"] else e.seat_order(start=player)
+        owners = [player] if st.defs[card].params["own_only"] else e.reachable(player, quiet=quiet)
         attached = set(st.attachments.values())
         return [k for p in owners for k in st.keepers[p] if k != card and st.defs[k].type == KEEPER and k in attached]
 
@@ -219,7 +225,7 @@ class Laser(_FreePower):
     def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} discards",
-                          self._targets(e, card, player))
+                          self._targets(e, card, player, quiet=False))
         owner = st.owner_of_keeper(target)
         move = e.discard(target, player)
         e.say(f"{e.name(card)} discards {owner}'s {e.name(move.card)}.")
@@ -262,14 +268,14 @@ class Teleporter(_FreePower):
     def nothing_to_do(self, e, card, player):
         if not self._mine(e, card, player):
             return (f"{player} has no other Keeper to teleport", None)
-        if len(e.seat_order()) < 2:
+        if len(e.reachable(player, quiet=True)) < 2:
             return ("there is nobody to teleport a Keeper to", None)
         return None
 
     def use(self, e: RulesCore, card: int, player: str) -> None:
         k = e.choose("card", player, f"{player} picks the Keeper to teleport", self._mine(e, card, player))
         to = e.choose("player", player, f"{player} picks who receives {e.name(k)}",
-                      [p for p in e.seat_order(start=player) if p != player])
+                      [p for p in e.reachable(player) if p != player])
         e.move_to(k, to, by=player)
         riders = _attached_to(e, k)
         e.say(f"{player} teleports {e.name(k)} to {to}" + (f", with the attached {e.names(riders)}." if riders else "."))
@@ -286,10 +292,11 @@ class StealNamed(_FreePower):
     summary = "once a turn, take one of the named Keepers from another player"
     rulings = ("grab-keeper-cheating",)
 
-    def _targets(self, e, card, player):
+    def _targets(self, e, card, player, quiet=True):
         st = e.state
         names = set(st.defs[card].params["keepers"])
-        return [k for p in e.seat_order(start=player) if p != player for k in st.keepers[p] if st.defs[k].name in names]
+        return [k for p in e.reachable(player, quiet=quiet) if p != player for k in st.keepers[p]
+                if st.defs[k].name in names]
 
     def nothing_to_do(self, e, card, player):
         if not self._targets(e, card, player):
@@ -298,7 +305,8 @@ class StealNamed(_FreePower):
 
     def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes", self._targets(e, card, player))
+        target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes",
+                          self._targets(e, card, player, quiet=False))
         owner = st.owner_of_keeper(target)
         move = e.steal(target, player)
         e.say(f"{player}'s {e.name(card)} takes {e.name(move.card)} from {owner}: a card that allows taking another "
@@ -378,13 +386,13 @@ class TakeRandomCard(_FreePower):
     summary = "once a turn, take a random card from another player's hand into yours"
 
     def nothing_to_do(self, e, card, player):
-        if not [p for p in e.seat_order(start=player) if p != player and e.state.hands[p]]:
+        if not [p for p in e.reachable(player, quiet=True) if p != player and e.state.hands[p]]:
             return ("every other player's hand is empty", None)
         return None
 
     def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        victims = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        victims = [p for p in e.reachable(player) if p != player and st.hands[p]]
         victim = e.choose("player", player, f"{player} picks whose hand {e.name(card)} reaches into", victims)
         taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
         e.take_into_hand(taken, player, by=player, src=hand(victim))
@@ -526,7 +534,7 @@ class WhatDoYouWant(Mechanic):
                 e.say(f"{e.name(pick)} is shown and goes into {_set_aside(inside)}.",
                       *(("turn-end-inside-d3p2",) if inside else ()))
             elif kind == CREEPER:
-                others = [p for p in e.seat_order(start=player) if p != player] or [player]
+                others = [p for p in e.reachable(player) if p != player] or [player]
                 to = e.choose("player", player, f"{player} picks who is given {e.name(pick)}", others)
                 e.say(f"A Creeper is never held: {player} gives {e.name(pick)} to {to}.")
                 e.place_in_front(to, pick, IN_FLIGHT, by=player)
@@ -557,7 +565,7 @@ class ReturnTaggedKeepers(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         p_ = st.defs[card].params
-        beings = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
+        beings = [(p, k) for p in e.reachable(player) for k in st.keepers[p]
                   if st.defs[k].type == KEEPER and p_["tag"] in st.defs[k].tags]
         if not beings:
             e.say(f"{e.name(card)} finds no such Keeper in play; it is still a legal play and still uses the play.",
@@ -648,7 +656,7 @@ class TradePlaces(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         inside = bool(st.temp_hands)
-        others = [p for p in e.seat_order(start=player) if p != player]
+        others = [p for p in e.reachable(player) if p != player]
         if others:
             other = e.choose("player", player, f"{player} picks who to trade places with", others)
             with e.atomic():
@@ -690,7 +698,7 @@ class Sledgehammer(Mechanic):
         st = e.state
         spared = st.defs[card].params["spared_by"]
         losses: list[tuple[str, int, bool]] = []
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if spared and any(st.defs[k].name == spared for k in st.keepers[p]):
                 e.say(f"{p} has the {spared} and loses nothing.")
                 continue
@@ -733,7 +741,7 @@ class DistressCall(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             got = 0
             while True:
                 creepers = sum(1 for k in st.keepers[p] if st.defs[k].type == CREEPER)

@@ -27,7 +27,8 @@ class SurpriseMechanic(Mechanic):
         st = e.state
         name = st.defs[card].name if card is not None else self.name
         target = st.defs[window.card].name
-        if window.kind == "use":
+        if window.kind == "use" and not (window.kept and window.card_type == self.counters):
+            # (a free action is no card of that kind, unless it uses a real one kept under its card)
             return (f"{name} cancels only {_KIND_WORDS.get(self.counters, self.counters)} card just played; "
                     f"{target}'s free action is not a card play, so it cannot be stopped this way",
                     "stop-that-vs-free-action", "no-burning-surprises")
@@ -55,7 +56,7 @@ class SurpriseMechanic(Mechanic):
         """Every other player gives up a card of `card_type` of their choice, or a card
         at random; someone holding none loses a random card."""
         st = e.state
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if p == player or not st.hands[p]:
                 continue
             kinds = [c for c in st.hands[p] if st.defs[c].type == card_type]
@@ -163,7 +164,8 @@ class ThatsMine(SurpriseMechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        targets = [k for p in st.players if p != player for k in st.keepers[p] if st.defs[k].type == KEEPER]
+        targets = [k for p in e.reachable(player, st.players) if p != player for k in st.keepers[p]
+                   if st.defs[k].type == KEEPER]
         if not targets:
             e.say("Nobody else has a Keeper to steal.", "rule-cards-always-playable")
             return
@@ -229,7 +231,7 @@ class ItsATrap(SurpriseMechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if p == player or not st.hands[p]:
                 continue
             lost = e.choose("card", p, f"{p} discards a card of their choice", list(st.hands[p]))

@@ -205,20 +205,6 @@ class Vocabulary:
         found = [(exp, True) for phrase, exp in self.phrases.items() if f" {phrase} " in joined]
         return found + [(self.words[w], False) for w in dict.fromkeys(words) if w in self.words]
 
-    def senses(self, words: list[str]) -> dict[str, set[str]]:
-        """word -> the rulings' words the table talk gives it: its own entry's, and those
-        of every phrase it stands in ("same time" gives "same" and "time" "moment")."""
-        joined = [w.replace("\u2019", "'") for w in words]
-        out: dict[str, set[str]] = {w: set(self.words.get(w, "").split()) for w in joined}
-        for phrase, exp in self.phrases.items():
-            parts = phrase.split()
-            n = len(parts)
-            for i in range(len(joined) - n + 1):
-                if joined[i:i + n] == parts:
-                    for w in parts:
-                        out[w].update(exp.split())
-        return out
-
     def to_json(self) -> dict[str, Any]:
         return {"words": self.words, "phrases": self.phrases, "shorthand": self.shorthand,
                 "topic_words": self.topic_words, "filler": sorted(self.filler)}

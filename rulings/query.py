@@ -12,7 +12,9 @@ the rest into one whoosh query:
   common;
 * card names, aliases, nicknames and plurals (longest match; a misspelt name through
   its likely spelling) as card-facet terms, a one-word name also as a word;
-* the table-talk expansions of rulings/vocabulary.yaml, lighter than typed words;
+* the table talk of rulings/vocabulary.yaml (words, phrases, `same:` groups), lighter
+  than typed words: each entry's words share its boost, and a stem already typed is
+  never searched twice (see talk_query);
 * topics named by the words typed or by their table talk, or implied by a recognised
   card's type and mechanic;
 * for rulings.ranking, scored on whoosh's candidates: pairs of consecutive words
@@ -298,9 +300,9 @@ class Built:
     pairs: list[tuple[str, str]]    # consecutive stems of the typed words (proximity)
     names: list[tuple[str, ...]]    # stems of the card names recognised
     card_keys: list[str] = field(default_factory=list)   # facet keys of the cards recognised
-    # the rest of the question, for how far a ruling agrees with it (see ranking.run):
-    # each typed stem with the stems that count as it (its own, its table talk, its fix)
-    situation: list[tuple[str, frozenset[str]]] = field(default_factory=list)
+    # the rest of the question: the stems of the words besides card names and filler (a
+    # named card's rulings are weighed against it, see ranking._about)
+    situation: list[str] = field(default_factory=list)
     brought: list[str] = field(default_factory=list)   # topics only the cards named bring
 
 
@@ -414,7 +416,7 @@ def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | Non
     pairs = [p for p in dict.fromkeys(zip(stems, stems[1:])) if p[0] != p[1]]
     marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS}
     marks.update(t for toks in names for t in toks)
-    situation = _situation(plain, vocab, spellings)
+    situation = _situation(plain, vocab)
     if not clauses:
         return Built(None, cards, searched, [], marks, pairs, names, card_keys, situation, brought)
     common: list[tuple[str, str, float]] = []
@@ -432,22 +434,11 @@ def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | Non
     return Built(rare, cards, searched, common, marks, pairs, names, card_keys, situation, brought)
 
 
-def _situation(plain: list[str], vocab, corrections: Mapping[str, str]) -> list[tuple[str, frozenset[str]]]:
-    """Each stem of the words typed besides card names, with the stems that count as
-    it in a ruling: its own, its table talk's (rulings/vocabulary.yaml) and its likely
-    spelling's."""
-    senses = vocab.senses(plain)
-    typed = set(lexicon.stems(" ".join(map(_plain, plain))))
-    out: dict[str, set[str]] = {}
-    for w in plain:
-        st = lexicon.stem(_plain(w))
-        if not st or _plain(w) in vocab.filler:
-            continue
-        extra = " ".join([*senses.get(w.replace("\u2019", "'"), ()), corrections.get(w.replace("'", ""), "")])
-        # a word counts through the rulings' words for it, not through another word typed
-        # ("one play" -> "single play": "one" counts as "single", not as "play")
-        out.setdefault(st, {st}).update(t for t in (lexicon.stems(extra) if extra.strip() else ()) if t not in typed)
-    return [(st, frozenset(ok)) for st, ok in list(out.items())[:MAX_TERMS]]
+def _situation(plain: list[str], vocab) -> list[str]:
+    """The stems of the words typed besides card names that say something about the
+    situation (not filler): what a ruling about a named card must agree with."""
+    stems = (lexicon.stem(_plain(w)) for w in plain if _plain(w) not in vocab.filler)
+    return list(dict.fromkeys(st for st in stems if st))[:MAX_TERMS]
 
 
 def _plain(word: str) -> str:

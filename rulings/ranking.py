@@ -1,11 +1,12 @@
 """Running a built query and shaping the answer: whoosh scores and highlights, we
 package the hits.
 
-whoosh scores everything (BM25F with the field boosts, the coordination bonus and the
-phrase and proximity clauses of rulings.query) and marks the matched words with its own
-highlighter (a context fragment around the matches, each match between HL_OPEN and
-HL_CLOSE). An error whoosh raises reaches the caller as a QueryError; nothing is
-swallowed.
+whoosh scores everything (BM25F with the field and table-talk boosts of rulings.query)
+and marks the matched words with its own highlighter (a context fragment around the
+matches, each match between HL_OPEN and HL_CLOSE). On its best candidates `run` adds
+closeness and the very common words, and weighs what the cards named give a ruling
+against what the rest of the question gives it (_about). An error whoosh raises
+reaches the caller as a QueryError; nothing is swallowed.
 """
 
 from __future__ import annotations
@@ -258,12 +259,6 @@ def _about(rows: list[list], named: int) -> None:
             if named > 1:
                 share += (1 - share) * max(0, row[3] - 1) / (named - 1)
             row[0] -= row[2] * (1 - share)
-
-
-def _idf(reader, stem: str) -> float:
-    """whoosh's idf of a stem, from the field where it is commoner."""
-    df = max(reader.doc_frequency("answer", stem), reader.doc_frequency("question", stem))
-    return math.log(reader.doc_count_all() / (df + 1)) + 1
 
 
 def _whoosh_bm25(reader, searcher, docnum: int, fieldname: str, text: str, tf: int = 1) -> float:

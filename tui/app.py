@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -116,6 +116,8 @@ class FluxxJudgeApp(App[int]):
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("ctrl+n", "new", "New", show=False),
     ]
+    # the app's actions that always open a dialog: keys typed right after them wait for it (tui.typeahead)
+    DIALOG_ACTIONS = frozenset({"open", "save_as", "help", "command_palette"})
 
     def __init__(self, open_file: str | None = None, start_mode: str | None = None,
                  served_rescues: Path | None = None) -> None:
@@ -126,6 +128,21 @@ class FluxxJudgeApp(App[int]):
         # an app served to a browser: the rescue folder of that browser (tui.rescue.served_folder)
         self.served_rescues = served_rescues
         self.quit_by_user = False
+        from tui.typeahead import TypeAhead
+
+        self.typeahead = TypeAhead(self, super().on_event)
+
+    async def on_event(self, event: events.Event) -> None:
+        # a key typed (not one bubbling back from a widget) may be held for a dialog on its way
+        if isinstance(event, events.Key) and not event.is_forwarded and await self.typeahead.key(event):
+            return
+        await super().on_event(event)
+
+    def release_keys(self) -> None:
+        """The dialog an action was to open will not come: the keys typed after it go
+        where the focus is (`tui.typeahead`)."""
+        if self.typeahead.holding:
+            self.call_later(self.typeahead.release)
 
     def get_line_filters(self):
         """Textual's filters and ours: control characters in drawn text are escaped (tui.escapes)."""

@@ -61,6 +61,7 @@ class ReplayScreen(Screen):
         Binding("delete", "remove_line", "Remove line", show=False),
         Binding("ctrl+o", "app.open", "Open", show=False),
     ]
+    DIALOG_ACTIONS = frozenset({"add", "question"})      # keys typed after them wait for the dialog (tui.typeahead)
 
     def __init__(self) -> None:
         super().__init__()
@@ -728,6 +729,8 @@ class ReplayScreen(Screen):
     # -- adding events -----------------------------------------------------------------
     def action_add(self) -> None:
         v = self.verdict
+        if self.busy or v is None or v.steps[-1].status == "fault":
+            self.app.release_keys()          # no menu comes
         if self.busy:
             self.notify("Still replaying; try again in a moment.", markup=False)
             return
@@ -767,6 +770,7 @@ class ReplayScreen(Screen):
     def _ask_event(self, token: int, line_idx: int, items: list[MenuItem]) -> None:
         self.busy = False
         if token != self.token or line_idx != self.current:
+            self.app.release_keys()
             return
         choices = [(str(i), item.label, item.group) for i, item in enumerate(items)]
 

@@ -43,6 +43,7 @@ class TableScreen(Screen):
         Binding("ctrl+g", "goto", "Go to zone"),
         Binding("ctrl+k", "declare", "New card"),
     ]
+    DIALOG_ACTIONS = frozenset({"question", "goto", "declare"})      # keys typed after them wait (tui.typeahead)
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,8 +113,13 @@ class TableScreen(Screen):
         if not self.ready:
             return                          # _ready() syncs once the catalogue is loaded
         if self.session is not self.app.session or self.seen_version != self.app.session.version:
+            fresh = self.session is not self.app.session
             self.session = self.app.session
             self.refresh_all()
+            if fresh:
+                # another scenario (New, Open): its zones replace the old ones, and a zone that
+                # had the keyboard is gone with them; the keyboard goes back to the seats
+                self.query_one("#players", PlayerList).focus()
 
     @on(SessionSaved)
     def _saved(self) -> None:
@@ -552,6 +558,7 @@ class TableScreen(Screen):
     def add_player(self) -> None:
         seats = P.players(self.table)
         if len(seats) >= P.MAX_PLAYERS:
+            self.app.release_keys()
             self.notify(f"A table seats at most {P.MAX_PLAYERS} players.", severity="warning", markup=False)
             return
         suggestion = next((n for n in ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")

@@ -205,7 +205,8 @@ class TableScreen(Screen):
             if way == "plain":
                 declare(card)
             elif way == "like":
-                self.app.push_screen(CardPicker(f"{name} works exactly like..."), lambda e: liked(card, e))
+                self.app.push_screen(CardPicker(f"{name} works exactly like...", P.table_deck(self.table)),
+                                     lambda e: liked(card, e))
             elif way == "needs":
                 self.app.push_screen(PromptModal(f"The Keepers {name} needs", "", "Keeper, Keeper, ...",
                                                  "Names separated by commas. Enter: accept - Esc: cancel"),
@@ -467,7 +468,7 @@ class TableScreen(Screen):
             P.set_zone(self.table, zone, items)
             self.changed(zone, keep=at)
 
-        self.app.push_screen(CardPicker(f"Add a card to {P.zone_title(zone)}"), chosen)
+        self.app.push_screen(CardPicker(f"Add a card to {P.zone_title(zone)}", P.table_deck(self.table)), chosen)
 
     def remove_card(self, zone: str, index: int) -> None:
         items = P.get_zone(self.table, zone)

@@ -241,20 +241,37 @@ class FluxxJudgeApp(App[int]):
             self.session = Session.open(path)
             if self.session.error:
                 self.notify(str(self.session.error), title="Cannot open", severity="error", timeout=8, markup=False)
+            elif self.session.path and not in_library(self.session.path):
+                self._remember(self.session.path)
             self.show_mode(mode)
             self._session_replaced()
 
         self._unless_unsaved(go, "Open another scenario")
+
+    @work(thread=True, group="recent")
+    def _remember(self, path: str) -> None:
+        from tui.recent import remember
+
+        remember(path)
 
     def action_open(self) -> None:
         self._list_library()
 
     @work(thread=True, exclusive=True, group="library")
     def _list_library(self) -> None:
-        library = library_scenarios()
-        self.call_from_thread(self._ask_open, library)
+        from tui.recent import own_scenarios
+        from tui.session import save_folder
 
-    def _ask_open(self, library: list[tuple[str, str]]) -> None:
+        library = library_scenarios()
+        try:
+            folder = save_folder()
+            own = [(f.path, f.label) for f in own_scenarios(folder) if not in_library(f.path)]
+        except Exception:       # an unreadable folder lists nothing of its own
+            folder, own = "", []
+        self.call_from_thread(self._ask_open, library, own, str(folder))
+
+    def _ask_open(self, library: list[tuple[str, str]], own: list[tuple[str, str]] | None = None,
+                  folder: str = "") -> None:
         from tui.widgets import OpenModal
 
         def chosen(path: str | None) -> None:
@@ -262,7 +279,7 @@ class FluxxJudgeApp(App[int]):
                 mode = self.current_mode if self.current_mode in ("table", "replay") else "replay"
                 self.open_scenario(path, mode)
 
-        self.push_screen(OpenModal(library), chosen)
+        self.push_screen(OpenModal(library, own, folder), chosen)
 
     def action_new(self) -> None:
         def go() -> None:
@@ -392,6 +409,7 @@ class FluxxJudgeApp(App[int]):
             return
         self.notify(f"Saved to {written}" if wrote else f"Saved: {written} already holds this scenario "
                     "(the file was left as it was).", title="Saved", timeout=6, markup=False)
+        self._remember(str(written))
         self.screen.post_message(SessionSaved())
         if after:
             after()

@@ -103,6 +103,9 @@ class FluxxJudgeApp(App[int]):
         "interactions": _interactions_screen,
     }
     COMMANDS = App.COMMANDS | {_card_commands, _ruling_commands, _scenario_commands, _card_page_commands}
+    # every screen's width class: below 60 columns (a phone held upright) one column, the
+    # screens and Open and Save in the top bar's menu (tui.widgets.mode_bar); 80x24 is -narrow
+    HORIZONTAL_BREAKPOINTS = [(0, "-phone"), (60, "-narrow"), (110, "-wide")]
     BINDINGS = [
         # the screen keys are shown by the ModeBar at the top of every screen
         Binding("f1", "help", "Help", show=False),
@@ -115,9 +118,10 @@ class FluxxJudgeApp(App[int]):
         Binding("f6", "save_as", "Save as"),
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("ctrl+n", "new", "New", show=False),
+        Binding("f10", "menu", "Menu", show=False),
     ]
     # the app's actions that always open a dialog: keys typed right after them wait for it (tui.typeahead)
-    DIALOG_ACTIONS = frozenset({"open", "save_as", "help", "command_palette"})
+    DIALOG_ACTIONS = frozenset({"open", "save_as", "help", "command_palette", "menu"})
 
     def __init__(self, open_file: str | None = None, start_mode: str | None = None,
                  served_rescues: Path | None = None) -> None:
@@ -174,6 +178,27 @@ class FluxxJudgeApp(App[int]):
     # -- navigation ------------------------------------------------------------
     def action_mode(self, mode: str) -> None:
         self.switch_mode(mode)
+
+    MENU = (("mode('table')", "Table - the position"), ("mode('replay')", "Replay - the answer"),
+            ("mode('rulings')", "Rulings - search them"), ("mode('interactions')", "Cards - how two meet"),
+            ("open", "Open..."), ("save", "Save"), ("save_as", "Save as..."), ("new", "New scenario"),
+            ("question", "The question..."), ("share", "Share as one line"), ("help", "Help"),
+            ("command_palette", "Commands..."))
+
+    def action_menu(self) -> None:
+        """Every screen and the file commands in one list, reached by a tap (the top bar's
+        Menu on a phone, which has no F keys and no Ctrl) or F10."""
+        from tui.widgets import ChoiceModal
+
+        def chosen(action: str | None) -> None:
+            if action == "question":
+                own = getattr(self.screen, "action_question", None)      # Table and Replay refresh after it
+                own() if own is not None else self.ask_question()
+            elif action:
+                self.call_later(self.run_action, action)
+
+        self.push_screen(ChoiceModal("Go to", [(a, words, "") for a, words in self.MENU],
+                                     "Tap or Enter: go - Esc: back"), chosen)
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

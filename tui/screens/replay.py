@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,7 +43,6 @@ STATUS_WORD = {"setup": "the position", "done": "done", "rejected": "REFUSED", "
 class ReplayScreen(Screen):
     """Replay a dispute step by step."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("left", "step(-1)", "Back", show=False),
         Binding("right", "step(1)", "Forward", show=False),
@@ -415,8 +415,9 @@ class ReplayScreen(Screen):
         title.append(f"  {label}  ")
         mark, style = STATUS_MARK.get(step.status, ("?", ""))
         title.append(f"{mark} {STATUS_WORD.get(step.status, step.status)}", style=style)
-        if self.has_class("-narrow"):
-            title.append("  t: " + ("why" if self.has_class("-show-table") else "table"), style="dim")
+        if self.has_class("-narrow") or self.has_class("-phone"):
+            title.append("  t: " + ("why" if self.has_class("-show-table") else "table"),
+                         style=Style.parse("dim underline") + Style(meta={"@click": "screen.toggle_table"}))
         self.query_one("#step-title", Static).update(title)
         self.query_one("#table-text", Static).update(self._table_text(prev, step.table))
         self.query_one("#explain-text", Static).update(self._explain_text(step, i == n))

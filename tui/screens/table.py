@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 class TableScreen(Screen):
     """Rebuild the table position."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("ctrl+o", "app.open", "Open", show=False),
         Binding("ctrl+n", "app.new", "New", show=False),

@@ -123,10 +123,9 @@ async def test_keys_typed_ahead_of_a_dialog_reach_it_and_new_gives_the_seats_the
     app = FluxxJudgeApp(start_mode="table")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await table_screen(pilot)
-        for _ in range(2):
-            await typed_quickly(pilot, ("n", "n"), ("enter", None))
-            await until(pilot, lambda: isinstance(app.screen, TableScreen) and not app.typeahead.holding)
-        assert app.session.table["players"] == ["Ann", "Ben"]
+        await typed_quickly(pilot, ("n", "n"), ("enter", None), ("n", "n"), ("enter", None))
+        await until(pilot, lambda: app.session.table["players"] == ["Ann", "Ben"] and not app.typeahead.held)
+        assert isinstance(app.screen, TableScreen)
         # a card typed at once after `a`, Enter included
         await until(pilot, lambda: any(z.zone == "rules" for z in screen.query(ZoneList)))
         zone(screen, "rules").focus()

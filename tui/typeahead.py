@@ -10,9 +10,12 @@ next "n" then replaced the proposed name: a player named "n".
 pressed (an action the node defining the binding lists in its `DIALOG_ACTIONS`) until
 a new screen has been mounted on top (its widget with the focus is then the one that
 takes them), and hands them over in the order they were typed. An action that decides
-not to open its dialog says so (`release()`); a dialog that never comes (a bug, a slow
-worker) holds them at most `HOLD_LIMIT` seconds. Nothing typed is lost or reordered:
-held keys go through the app's own handling, bindings included, as if typed then.
+not to open its dialog says so (`App.release_keys`); a dialog that never comes (a bug, a
+slow worker) holds them at most `HOLD_LIMIT` seconds. Handing them over follows the same
+rule: after a held key that may change the screen (any but a letter typed into a field:
+Enter closing the dialog, say), the keys after it wait until the screen has changed, or
+`SETTLE` seconds if it does not. Nothing typed is lost or reordered: held keys go
+through the app's own handling, bindings included, as if typed then.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
 HOLD_LIMIT = 3.0        # seconds a dialog may take to come before the keys go where the focus is
+SETTLE = 0.15           # seconds a held key handed over may take to change the screen
 CHECK_EVERY = 0.02      # seconds between looks at the screen stack while holding
 
 
@@ -59,6 +63,7 @@ class TypeAhead:
         self.held: list[events.Key] = []
         self.below: Screen | None = None         # the screen the dialog will open over
         self.since = 0.0
+        self.limit = HOLD_LIMIT
         self.timer: Timer | None = None
 
     @property
@@ -69,7 +74,7 @@ class TypeAhead:
         """Take a key typed (not yet handed to any widget). True: it is held for the dialog
         on its way; False: the app handles it now (and holds the keys after it if it opens
         a dialog)."""
-        if self.holding:
+        if self.holding or self.held:
             self.held.append(key)
             await self.check()
             return True
@@ -77,9 +82,10 @@ class TypeAhead:
             self.start()
         return False
 
-    def start(self) -> None:
+    def start(self, limit: float = HOLD_LIMIT) -> None:
         self.below = self.app.screen
         self.since = time.monotonic()
+        self.limit = limit
         if self.timer is None:
             self.timer = self.app.set_interval(CHECK_EVERY, self.check, name="type-ahead")
 
@@ -89,7 +95,7 @@ class TypeAhead:
 
     async def check(self) -> None:
         """Hand the held keys over once the dialog is there, or once it is too late."""
-        if self.holding and (self._arrived() or time.monotonic() - self.since > HOLD_LIMIT):
+        if self.holding and (self._arrived() or time.monotonic() - self.since > self.limit):
             await self.release()
 
     async def release(self) -> None:
@@ -103,4 +109,6 @@ class TypeAhead:
             key = self.held.pop(0)
             if opens_dialog(self.app, key):
                 self.start()
+            elif self.held and not (key.is_printable and isinstance(self.app.focused, Input)):
+                self.start(SETTLE)          # it may close the dialog: the keys after it wait for that
             await self.handle(key)

@@ -194,11 +194,15 @@ class FluxxJudgeApp(App[int]):
             if action == "question":
                 own = getattr(self.screen, "action_question", None)      # Table and Replay refresh after it
                 own() if own is not None else self.ask_question()
+            elif action == "goto":
+                self.screen.action_goto()
             elif action:
                 self.call_later(self.run_action, action)
 
-        self.push_screen(ChoiceModal("Go to", [(a, words, "") for a, words in self.MENU],
-                                     "Tap or Enter: go - Esc: back"), chosen)
+        entries = [(a, words, "") for a, words in self.MENU]
+        if hasattr(self.screen, "action_goto"):          # the Table screen's zones, by name
+            entries.insert(4, ("goto", "Go to a zone...", ""))
+        self.push_screen(ChoiceModal("Go to", entries, "Tap or Enter: go - Esc: back"), chosen)
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

@@ -14,7 +14,8 @@ not to open its dialog says so (`App.release_keys`); a dialog that never comes (
 slow worker) holds them at most `HOLD_LIMIT` seconds. Handing them over follows the same
 rule: after a held key that may change the screen (any but a letter typed into a field:
 Enter closing the dialog, say), the keys after it wait until the screen has changed, or
-`SETTLE` seconds if it does not. Nothing typed is lost or reordered: held keys go
+`SETTLE` seconds if it does not; and so do the keys typed after an Enter or an Esc in a
+dialog ("ann hand", Enter, a: the a goes to the zone chosen, not to the closing dialog). Nothing typed is lost or reordered: held keys go
 through the app's own handling, bindings included, as if typed then.
 """
 
@@ -24,6 +25,7 @@ import time
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from textual import events
+from textual.screen import ModalScreen
 from textual.widgets import Input
 
 if TYPE_CHECKING:
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
 HOLD_LIMIT = 3.0        # seconds a dialog may take to come before the keys go where the focus is
 SETTLE = 0.15           # seconds a held key handed over may take to change the screen
+CLOSING = ("enter", "escape")     # keys that close a dialog: the keys after them wait for it to go
 CHECK_EVERY = 0.02      # seconds between looks at the screen stack while holding
 
 
@@ -80,6 +83,8 @@ class TypeAhead:
             return True
         if opens_dialog(self.app, key):
             self.start()
+        elif key.key in CLOSING and isinstance(self.app.screen, ModalScreen):
+            self.start(SETTLE)           # it may close the dialog: the keys after it go to what is under it
         return False
 
     def start(self, limit: float = HOLD_LIMIT) -> None:
@@ -90,8 +95,9 @@ class TypeAhead:
             self.timer = self.app.set_interval(CHECK_EVERY, self.check, name="type-ahead")
 
     def _arrived(self) -> bool:
+        """A new screen is on top, mounted, with its focus set (or nothing to focus)."""
         top = self.app.screen
-        return top is not self.below and top.is_mounted
+        return top is not self.below and top.is_mounted and (top.focused is not None or not top.focus_chain)
 
     async def check(self) -> None:
         """Hand the held keys over once the dialog is there, or once it is too late."""

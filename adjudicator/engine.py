@@ -83,6 +83,9 @@ class Engine:
 
     def __init__(self, catalogue: Catalogue, state: State, core: Core | None = None):
         self.cat = catalogue
+        # the editions the table is played with (declared or inferred from its cards:
+        # Position.deck_editions): what an unseen card may be revealed as; None: any
+        self.editions: tuple[str, ...] | None = None
         self.core = core if core is not None else Core(catalogue, state)
         self.pending: Pending | None = None
         if state.goals_seen is None:

@@ -183,15 +183,16 @@ def split_entry(text: str) -> tuple[str, int, str | None]:
 
 
 def resolve_card(catalogue: Catalogue, name: str, editions: Iterable[str] | None,
-                 what: str) -> tuple[CardDef | None, Code | None, str]:
+                 what: str, prefer: Iterable[str] | None = None) -> tuple[CardDef | None, Code | None, str]:
     """The card a name names in these editions, or why there is none: (card, None, "")
-    or (None, code, message). `what` names the place for a deceptive name."""
+    or (None, code, message). `what` names the place for a deceptive name; `prefer`:
+    the table's editions, which a name of cards of several editions prefers."""
     if name.strip() != "?":
         problem = name_problem(name)
         if problem:
             return None, Code.BAD_NAME, f"{what}: {problem}"
     try:
-        return catalogue.resolve(name, editions), None, ""
+        return catalogue.resolve(name, editions, prefer), None, ""
     except UnknownName as exc:
         return None, Code.UNKNOWN_CARD, str(exc)
 
@@ -273,7 +274,8 @@ class Position:
     eliminated: list[str] = field(default_factory=list)
     solo: bool = False
     deal: bool = False
-    editions: list[str] | None = None
+    editions: list[str] | None = None                           # as declared (`editions:`)
+    inferred: tuple[str, ...] | None = None                     # the editions its cards come from
     places: dict[str, Source] = field(default_factory=dict)    # table key -> where its value was written
     reading: list[PositionProblem] = field(default_factory=list)
 
@@ -293,6 +295,12 @@ class Position:
             return cls.read(_node(table), catalogue)
         except InputError as exc:
             raise InputError(exc.message, exc.path or None) from None
+
+    @property
+    def deck_editions(self) -> tuple[str, ...] | None:
+        """The editions this table is played with: those declared, else those its cards
+        come from (`adjudicator.editions.table_editions`); None: any."""
+        return tuple(self.editions) if self.editions else self.inferred
 
     # -- views
     def zones(self) -> list[list[CardRef]]:
@@ -704,6 +712,9 @@ class _TableReader:
                 else:
                     self.problem(n, Code.UNKNOWN_EDITION, f"unknown edition {clip(ed)!r} (one of {', '.join(EDITIONS)})",
                                  "editions", i)
+        if not pos.editions:
+            pos.inferred = self.infer(table)
+        prefer = pos.inferred
         players_node = table["players"]
         seats = players_node.as_seq("table.players")
         pos.players = [n.as_str("a player name") for n in seats]
@@ -726,7 +737,7 @@ class _TableReader:
         pos.played = table["played"].as_int("table.played", 0, 1000) if "played" in table else 0
         for key in CENTRE_ZONES:
             if key in table:
-                setattr(pos, key, self.cards(table[key], key, f"table.{key}", pos.editions))
+                setattr(pos, key, self.cards(table[key], key, f"table.{key}", pos.editions, prefer))
         for key in PER_PLAYER:
             per: dict[str, list[CardRef]] = {p: [] for p in pos.players}
             if key in table:
@@ -737,14 +748,14 @@ class _TableReader:
                         cards.as_seq(f"table.{key}.{who}")
                         continue
                     what = f"{p}.{'hand' if key == 'hands' else 'keepers'}"
-                    per[p] = self.cards(cards, f"{key}.{p}", what, pos.editions)
+                    per[p] = self.cards(cards, f"{key}.{p}", what, pos.editions, prefer)
             setattr(pos, key, per)
         if "attached" in table:
             node = table["attached"]
             for i, (name, keeper) in enumerate(node.as_map("table.attached").items()):
                 key_node = node.key_nodes[name]
-                creeper_ref = self.card(key_node, "an attached Creeper", "attached", i, pos.editions)
-                keeper_ref = self.card(keeper, "the Keeper it is attached to", "attached", i, pos.editions)
+                creeper_ref = self.card(key_node, "an attached Creeper", "attached", i, pos.editions, prefer)
+                keeper_ref = self.card(keeper, "the Keeper it is attached to", "attached", i, pos.editions, prefer)
                 if creeper_ref is not None and keeper_ref is not None:
                     pos.attached.append((creeper_ref, keeper_ref))
         self.read_hidden(table, pos)
@@ -808,16 +819,50 @@ class _TableReader:
             self.problem(node, Code.NO_SUCH_PLAYER, no_such_player(what, name, players), zone, index)
         return p
 
-    def card(self, node: Node, what: str, zone: str, index: int, editions: list[str] | None) -> CardRef | None:
+    def infer(self, table: dict[str, Node]) -> tuple[str, ...] | None:
+        """The editions of the table's cards named without doubt (one card each), before
+        the table is read: what a name of cards of several editions then prefers."""
+        found: list[CardDef] = []
+
+        def take(text: Any) -> None:
+            if isinstance(text, str):
+                card = self.cat.find(split_entry(text)[0])
+                if card is not None:
+                    found.append(card)
+
+        def names(node: Node | None) -> None:
+            if node is not None and isinstance(node.value, list):
+                for item in node.value:
+                    take(item.value)
+
+        for key in CENTRE_ZONES:
+            names(table.get(key))
+        for key in PER_PLAYER:
+            node = table.get(key)
+            if node is not None and isinstance(node.value, dict):
+                for cards in node.value.values():
+                    names(cards)
+        node = table.get("attached")
+        if node is not None and isinstance(node.value, dict):
+            for name, keeper in node.value.items():
+                take(name)
+                take(keeper.value)
+        from adjudicator.editions import table_editions
+
+        return table_editions(found)
+
+    def card(self, node: Node, what: str, zone: str, index: int, editions: list[str] | None,
+             prefer: tuple[str, ...] | None = None) -> CardRef | None:
         name = node.as_str(what)
-        card, code, message = resolve_card(self.cat, name, editions, what)
+        card, code, message = resolve_card(self.cat, name, editions, what, prefer)
         if card is None:
             assert code is not None
             self.problem(node, code, message, zone, index)
             return None
         return CardRef(card, zone, index, source_of(node))
 
-    def cards(self, node: Node, zone: str, what: str, editions: list[str] | None) -> list[CardRef]:
+    def cards(self, node: Node, zone: str, what: str, editions: list[str] | None,
+              prefer: tuple[str, ...] | None = None) -> list[CardRef]:
         """A zone's list: "NAME xN" is N copies, "?" an unseen card."""
         out: list[CardRef] = []
         for i, item in enumerate(node.as_seq(what)):
@@ -839,7 +884,7 @@ class _TableReader:
                              f"the table would hold more than {MAX_TABLE_CARDS:,} cards (copies and `? xN` counted); "
                              f"a table holds at most {MAX_TABLE_CARDS:,}", zone, i)
                 continue
-            card, code, message = resolve_card(self.cat, name, editions, f"a card in {what}")
+            card, code, message = resolve_card(self.cat, name, editions, f"a card in {what}", prefer)
             if card is None:
                 assert code is not None
                 self.problem(item, code, message, zone, i)

@@ -292,13 +292,15 @@ class _Reader:
     """Card names outside the table (reshuffle, events, expectations), refused at the
     first that names no card; the table itself is read by Position."""
 
-    def __init__(self, catalogue: Catalogue, editions: list[str] | None, named: int = 0):
+    def __init__(self, catalogue: Catalogue, editions: list[str] | None, named: int = 0,
+                 prefer: tuple[str, ...] | None = None):
         self.cat = catalogue
         self.editions = editions
+        self.prefer = prefer      # the table's editions (a name of several editions' cards prefers them)
         self.named = named        # cards named so far (the table's included), copies counted
 
     def card(self, node: Node, what: str = "card") -> CardDef:
-        card, _, message = resolve_card(self.cat, node.as_str(what), self.editions, what)
+        card, _, message = resolve_card(self.cat, node.as_str(what), self.editions, what, self.prefer)
         if card is None:
             raise node.error(message)
         return card
@@ -499,7 +501,7 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
                   declared=declared)
     _refuse(pos.reading)
     players = pos.players
-    reader = _Reader(catalogue, pos.editions, named=named + pos.card_count())
+    reader = _Reader(catalogue, pos.editions, named=named + pos.card_count(), prefer=pos.deck_editions)
     if "reshuffle" in top:
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
     _refuse(pos.judge())

@@ -1,4 +1,4 @@
-"""Command palette providers: cards, rulings and library scenarios (Ctrl+P).
+"""Command palette providers: cards, rulings, recent files and library scenarios (Ctrl+P).
 
 Each provider loads what it lists in a thread when the palette opens, so the palette
 itself never waits on the catalogue, the corpus or the library; and each scores what is
@@ -117,26 +117,41 @@ class RulingCommands(QuickProvider):
 
 
 class ScenarioCommands(QuickProvider):
-    """The built-in scenario library: opens one in Replay."""
+    """The scenario files opened or saved lately (`tui.recent`), then the built-in
+    library: opens one in Replay."""
 
     async def startup(self) -> None:
         from tui.app import library_scenarios
 
+        def load_recent() -> list[tuple[str, str]]:
+            from tui.recent import recent, recent_label
+
+            return [(path, recent_label(path)) for path in recent()]
+
+        try:
+            self.recent = await asyncio.to_thread(load_recent)
+        except Exception:
+            self.recent = []
         try:
             self.scenarios = await asyncio.to_thread(library_scenarios)
         except Exception:
             self.scenarios = []
 
+    def _entries(self) -> Iterable[tuple[str, str, str]]:
+        for path, label in self.recent:
+            yield path, f"recent {label}", "open in Replay (opened or saved lately)"
+        for path, title in self.scenarios:
+            yield path, f"scenario {title}", "open in Replay"
+
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for path, title in self.scenarios:
-            text = f"scenario {title}"
+        for path, text, tip in self._entries():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self.app.open_scenario, path, "replay"),
-                          help="open in Replay")
+                yield Hit(score, matcher.highlight(text), partial(self.app.open_scenario, path, "replay"), help=tip)
 
     async def discover(self) -> Hits:
-        for path, title in self.scenarios[:5]:
-            yield DiscoveryHit(f"scenario {title}", partial(self.app.open_scenario, path, "replay"),
-                               help="open in Replay")
+        shown = [e for e in self._entries() if e[1].startswith("recent ")][:8]
+        shown += [e for e in self._entries() if e[1].startswith("scenario ")][:5]
+        for path, text, tip in shown:
+            yield DiscoveryHit(text, partial(self.app.open_scenario, path, "replay"), help=tip)

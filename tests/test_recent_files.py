@@ -8,6 +8,7 @@ import os
 
 from adjudicator.userdirs import data_dir
 from tui import confine, recent
+from test_tui_support import _private_cache  # noqa: F401 (an autouse fixture)
 
 
 def scenario(path, question: str = "Who wins?") -> str:
@@ -74,3 +75,25 @@ def test_a_served_app_lists_only_inside_its_root(tmp_path, monkeypatch):
     assert recent.recent() == [inside]
     assert [f.path for f in recent.own_scenarios(root)] == [inside]
     assert "(not available here)" in recent.recent_label(outside)
+
+
+async def test_a_recent_file_whose_question_looks_like_markup_is_listed_as_written(tmp_path):
+    """The palette read entries and their help as markup: a recent file whose question was
+    '[red]does [/b] crash?' broke the palette (MarkupError) once it was remembered."""
+    from textual.command import CommandPalette
+
+    from test_tui_support import until
+    from tui.app import FluxxJudgeApp
+
+    recent.remember(scenario(tmp_path / "odd.yaml", '"[red]does [/b] crash?"'))
+    app = FluxxJudgeApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen.query("CommandInput"))
+        shown = lambda: [str(app.screen.query_one("CommandList").get_option_at_index(i).prompt)
+                         for i in range(app.screen.query_one("CommandList").option_count)]
+        await until(pilot, lambda: any("[/b]" in p for p in shown()))          # offered before anything is typed
+        app.screen.query_one("CommandInput").value = "recent crash"
+        await until(pilot, lambda: any("[red]does [/b] crash?" in p for p in shown()))
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, CommandPalette))

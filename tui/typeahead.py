@@ -14,9 +14,14 @@ not to open its dialog says so (`App.release_keys`); a dialog that never comes (
 slow worker) holds them at most `HOLD_LIMIT` seconds. Handing them over follows the same
 rule: after a held key that may change the screen (any but a letter typed into a field:
 Enter closing the dialog, say), the keys after it wait until the screen has changed, or
-`SETTLE` seconds if it does not; and so do the keys typed after an Enter or an Esc in a
-dialog ("ann hand", Enter, a: the a goes to the zone chosen, not to the closing dialog). Nothing typed is lost or reordered: held keys go
-through the app's own handling, bindings included, as if typed then.
+until that key has been handled, the screen drawn after it, and every message it set
+going (a field's Submitted on its way up to the dialog...) handled, without a change
+(it did not close anything); and so do the keys typed after an Enter or an Esc in a dialog
+("ann hand", Enter, a: the a goes to the zone chosen, not to the closing dialog). That
+wait follows the app's own progress, never the clock: on a loaded machine a dialog
+takes longer to go, and a fixed delay handed the next key to the closing dialog.
+Nothing typed is lost or reordered: held keys go through the app's own handling,
+bindings included, as if typed then.
 """
 
 from __future__ import annotations
@@ -32,9 +37,9 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
     from textual.timer import Timer
+    from textual.widget import Widget
 
-HOLD_LIMIT = 3.0        # seconds a dialog may take to come before the keys go where the focus is
-SETTLE = 0.15           # seconds a held key handed over may take to change the screen
+HOLD_LIMIT = 3.0        # seconds a dialog may take to come (or go) before the keys go where the focus is
 CLOSING = ("enter", "escape")     # keys that close a dialog: the keys after them wait for it to go
 CHECK_EVERY = 0.02      # seconds between looks at the screen stack while holding
 
@@ -66,7 +71,9 @@ class TypeAhead:
         self.held: list[events.Key] = []
         self.below: Screen | None = None         # the screen the dialog will open over
         self.since = 0.0
-        self.limit = HOLD_LIMIT
+        self.settled = False                    # the key that may close a dialog has been handled
+        self.quiet = 0                          # looks since then that found no message waiting
+        self.hold = 0                           # which hold this is (a mark counts for its own only)
         self.timer: Timer | None = None
 
     @property
@@ -84,24 +91,57 @@ class TypeAhead:
         if opens_dialog(self.app, key):
             self.start()
         elif key.key in CLOSING and isinstance(self.app.screen, ModalScreen):
-            self.start(SETTLE)           # it may close the dialog: the keys after it go to what is under it
+            # it may close the dialog: the keys after it go to what is under it (the app
+            # handles this key once this returns, so the mark follows it in the queues)
+            self.start()
+            self.app.call_later(self._mark_when_handled, self.app.focused)
         return False
 
-    def start(self, limit: float = HOLD_LIMIT) -> None:
+    def start(self) -> None:
         self.below = self.app.screen
         self.since = time.monotonic()
-        self.limit = limit
+        self.settled = False
+        self.quiet = 0
+        self.hold += 1
         if self.timer is None:
             self.timer = self.app.set_interval(CHECK_EVERY, self.check, name="type-ahead")
+
+    def _mark_when_handled(self, receiver: Widget | None) -> None:
+        """Called once the app has passed a key on: `settled` is set after the widget it
+        went to has handled it and the screen has been drawn after that."""
+        hold = self.hold
+
+        def drawn() -> None:
+            if self.hold == hold:
+                self.settled = True
+
+        def handled() -> None:
+            self.app.call_after_refresh(drawn)
+
+        if receiver is not None and receiver.is_attached:
+            receiver.call_later(handled)
+        else:
+            handled()
 
     def _arrived(self) -> bool:
         """A new screen is on top, mounted, with its focus set (or nothing to focus)."""
         top = self.app.screen
         return top is not self.below and top.is_mounted and (top.focused is not None or not top.focus_chain)
 
+    def _at_rest(self) -> bool:
+        """The key that may have closed a dialog has been handled and drawn after, and
+        twice running no node of the app has a message waiting: whatever that key set
+        going has run its course."""
+        if not self.settled:
+            return False
+        nodes = [self.app, *self.app.screen.walk_children(with_self=True)]
+        waiting = any(node.message_queue_size for node in nodes)
+        self.quiet = 0 if waiting else self.quiet + 1
+        return self.quiet >= 2
+
     async def check(self) -> None:
         """Hand the held keys over once the dialog is there, or once it is too late."""
-        if self.holding and (self._arrived() or time.monotonic() - self.since > self.limit):
+        if self.holding and (self._arrived() or self._at_rest() or time.monotonic() - self.since > HOLD_LIMIT):
             await self.release()
 
     async def release(self) -> None:
@@ -115,6 +155,11 @@ class TypeAhead:
             key = self.held.pop(0)
             if opens_dialog(self.app, key):
                 self.start()
+                await self.handle(key)
             elif self.held and not (key.is_printable and isinstance(self.app.focused, Input)):
-                self.start(SETTLE)          # it may close the dialog: the keys after it wait for that
-            await self.handle(key)
+                self.start()                # it may close the dialog: the keys after it wait for that
+                receiver = self.app.focused
+                await self.handle(key)
+                self._mark_when_handled(receiver)
+            else:
+                await self.handle(key)

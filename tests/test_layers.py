@@ -4,11 +4,13 @@ engine; `rulings` (the corpus, its search and the full knowledge graph) the engi
 the library; `tui` (the app) all of those; `fluxx_judge` (the command line, which
 starts the app) everything. Checked on the source of every package, so a lazy import
 inside a function counts as much as one at the top of a module, and the import graph
-of the packages has no cycle."""
+of the packages has no cycle. The layers are every package the wheel ships, so a new
+package cannot stand outside them."""
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,11 @@ def test_a_lower_package_imports_nothing_above_it(package):
              for line, target in imports_of(path)
              if target in ABOVE[package] or target == "<dynamic import>"]
     assert wrong == [], "\n".join(wrong)
+
+
+def test_the_layers_are_every_package():
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert sorted(LAYERS) == sorted(config["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"])
 
 
 def test_the_check_itself_sees_lazy_and_dynamic_imports(tmp_path):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -195,7 +196,10 @@ class FluxxJudgeApp(App[int]):
                 own = getattr(self.screen, "action_question", None)      # Table and Replay refresh after it
                 own() if own is not None else self.ask_question()
             elif action == "goto":
-                self.screen.action_goto()
+                from tui.screens.table import TableScreen
+
+                if isinstance(self.screen, TableScreen):
+                    self.screen.action_goto()
             elif action:
                 self.call_later(self.run_action, action)
 
@@ -293,11 +297,11 @@ class FluxxJudgeApp(App[int]):
 
         library = library_scenarios()
         try:
-            folder = save_folder()
+            folder = str(save_folder())
             own = [(f.path, f.label) for f in own_scenarios(folder) if not in_library(f.path)]
         except Exception:       # an unreadable folder lists nothing of its own
             folder, own = "", []
-        self.call_from_thread(self._ask_open, library, own, str(folder))
+        self.call_from_thread(self._ask_open, library, own, folder)
 
     def _ask_open(self, library: list[tuple[str, str]], own: list[tuple[str, str]] | None = None,
                   folder: str = "") -> None:
@@ -449,6 +453,14 @@ class FluxxJudgeApp(App[int]):
             self.exit(0)
 
         self._unless_unsaved(go, "Quit")
+
+
+def judge_app(app: App[Any]) -> FluxxJudgeApp:
+    """`app` (a screen's, a widget's or a palette provider's) as the fluxx-judge app it
+    is, for what the app alone offers: Textual types it as any App."""
+    if not isinstance(app, FluxxJudgeApp):
+        raise TypeError(f"the fluxx-judge screens run in FluxxJudgeApp, not {type(app).__name__}")
+    return app
 
 
 def run_app(file: str | None = None) -> int:

@@ -17,6 +17,8 @@ from textual.content import Content
 from textual.fuzzy import FuzzySearch, Matcher
 from textual.markup import escape
 
+from tui.app import judge_app
+
 
 class QuickFuzzySearch(FuzzySearch):
     """Textual's fuzzy search with a bounded cost. Textual scores every way the typed
@@ -101,13 +103,13 @@ class CardCommands(QuickProvider):
             self.cards = []
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
+        matcher, app = self.matcher(query), judge_app(self.app)
         for label, card in self.cards:
             score = matcher.match(f"card {label}")
             if score > 0:
                 shown = label if label == card.name else f"{label} ({card.name})"
                 yield Hit(score, matcher.highlight(f"card {shown}"),
-                          partial(self.app.show_cards, card.name), help=escape(card.effect))
+                          partial(app.show_cards, card.name), help=escape(card.effect))
 
 
 class RulingCommands(QuickProvider):
@@ -125,14 +127,14 @@ class RulingCommands(QuickProvider):
             self.rulings = []
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
+        matcher, app = self.matcher(query), judge_app(self.app)
         wanted = query.strip().lower().removeprefix("ruling").strip()
         for rid, text, summary in self.rulings:
             score = matcher.match(text)
             if rid == wanted:
                 score += 1000                 # the exact id comes first
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self.app.open_ruling, rid), help=escape(summary))
+                yield Hit(score, matcher.highlight(text), partial(app.open_ruling, rid), help=escape(summary))
 
 
 class ScenarioCommands(QuickProvider):
@@ -163,15 +165,16 @@ class ScenarioCommands(QuickProvider):
             yield path, f"scenario {title}", "open in Replay"
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
+        matcher, app = self.matcher(query), judge_app(self.app)
         for path, text, tip in self._entries():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self.app.open_scenario, path, "replay"), help=escape(tip))
+                yield Hit(score, matcher.highlight(text), partial(app.open_scenario, path, "replay"), help=escape(tip))
 
     async def discover(self) -> Hits:
         shown = [e for e in self._entries() if e[1].startswith("recent ")][:8]
         shown += [e for e in self._entries() if e[1].startswith("scenario ")][:5]
+        app = judge_app(self.app)
         for path, text, tip in shown:
-            yield DiscoveryHit(Content(text), partial(self.app.open_scenario, path, "replay"), help=escape(tip),
+            yield DiscoveryHit(Content(text), partial(app.open_scenario, path, "replay"), help=escape(tip),
                                text=text)

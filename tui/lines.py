@@ -185,7 +185,7 @@ def diff_tables(prev: dict[str, Any] | None,
                 cur: dict[str, Any]) -> list[tuple[str, list[tuple[str, bool]], list[str]]]:
     """Per zone: the cards (flagged when new at this step) and the cards that left it."""
     before = dict(table_zones(prev)) if prev else {}
-    rows = []
+    rows: list[tuple[str, list[tuple[str, bool]], list[str]]] = []
     for title, cards in table_zones(cur):
         if prev is None:
             rows.append((title, [(c, False) for c in cards], []))

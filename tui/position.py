@@ -71,8 +71,8 @@ def use_declared(cards: Any) -> None:
 
 def declare(doc: dict, card: dict) -> None:
     """Add a card the catalogue lacks to the document's `cards:`."""
-    cards = doc.get("cards") if isinstance(doc.get("cards"), list) else []
-    doc["cards"] = [*cards, card]
+    cards = doc.get("cards")
+    doc["cards"] = [*(cards if isinstance(cards, list) else []), card]
     use_declared(doc["cards"])
 
 

@@ -76,7 +76,7 @@ def _words(path: str) -> str:
     return text or "(no question yet)"
 
 
-def own_scenarios(folder: str | os.PathLike | None = None) -> list[OwnFile]:
+def own_scenarios(folder: str | os.PathLike[str] | None = None) -> list[OwnFile]:
     """The scenario files in `folder` (default: where Save proposes), newest first."""
     if folder is None:
         from tui.session import save_folder

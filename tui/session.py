@@ -203,6 +203,8 @@ class Session:
             check_card_counts(root)
         except InputError as exc:
             return cls(error=exc)
+        if root is None:        # (decode reads nothing but a mapping, whose text is never empty)
+            return cls(error=InputError("it holds no scenario", share.SHOWN_AS, 1, 1))
         data = root.plain_data()
         return cls(doc=data, saved={}, text="")   # unsaved: quitting asks first
 

@@ -75,8 +75,8 @@ def lines(doc: dict[str, Any]) -> list[Line]:
             after = min(_after(var), len(prefix) - base)
             start = prefix[:base + after]
             own = copy.deepcopy(_list(var.get("events")))
-            title = var.get("title") if isinstance(var.get("title"), str) and var["title"].strip() else \
-                f"what if {len(out)}"
+            named = var.get("title")
+            title = named if isinstance(named, str) and named.strip() else f"what if {len(out)}"
             out.append(Line(title, start + own, len(start), path + (i,)))
             walk(var, start + own, len(start), path + (i,))
 

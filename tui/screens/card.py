@@ -22,6 +22,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.app import judge_app
+
 
 def page_text(page: Any) -> Text:
     t = Text()
@@ -135,11 +137,11 @@ class CardScreen(Screen):
     def _follow(self, event: OptionList.OptionSelected) -> None:
         kind, _, value = (event.option.id or "").partition("#")[0].partition(":")
         if kind == "rel":
-            self.app.open_ruling(value)
+            judge_app(self.app).open_ruling(value)
         elif kind == "sc" and self.page is not None:
-            self.app.open_scenario(self.page.scenarios[int(value)]["path"], "replay")
+            judge_app(self.app).open_scenario(self.page.scenarios[int(value)]["path"], "replay")
         elif kind == "card":
-            self.app.open_card(value)
+            judge_app(self.app).open_card(value)
 
     def action_close(self) -> None:
         self.dismiss()
@@ -176,5 +178,5 @@ class CardPageCommands(Provider):
             shown = label if label == name else f"{label} ({name})"
             score = matcher.match(f"card page {label}")
             if score > 0:
-                yield Hit(score, matcher.highlight(f"card page {shown}"), partial(self.app.open_card, name),
+                yield Hit(score, matcher.highlight(f"card page {shown}"), partial(judge_app(self.app).open_card, name),
                           help=effect)

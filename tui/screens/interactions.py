@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.app import judge_app
 from tui.messages import ShowCards
 from tui.widgets import TYPE_STYLES, CardSuggester, ruling_summary
 from tui.widgets.mode_bar import ModeBar
@@ -188,10 +189,10 @@ class InteractionsScreen(Screen):
     def _open(self, event: OptionList.OptionSelected) -> None:
         oid = event.option.id or ""
         if oid.startswith("r:"):
-            self.app.open_ruling(oid[2:].partition("#")[0])
+            judge_app(self.app).open_ruling(oid[2:].partition("#")[0])
         elif oid.startswith("path:"):  # a path opens its first ruling
             ol = self.query_one("#pair-paths", OptionList)
             idx = ol.get_option_index(oid) + 1
             following = ol.get_option_at_index(idx).id or "" if idx < ol.option_count else ""
             if following.startswith("r:"):
-                self.app.open_ruling(following[2:].partition("#")[0])
+                judge_app(self.app).open_ruling(following[2:].partition("#")[0])

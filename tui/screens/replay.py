@@ -11,7 +11,7 @@ changes (`tui.variations`), so a branch is saved with the scenario and never los
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable
 
 from rich.style import Style
 from rich.text import Text
@@ -19,15 +19,16 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from tui import variations
+from tui.app import judge_app
 from adjudicator.questions import plain_question
 from tui.lines import MenuItem, diff_tables, event_label, fault_advice, menu, parse_typed, run_line, typed_hint
 from tui.messages import SessionReplaced, SessionSaved
+from tui.screens.scenario_screen import ScenarioScreen
 from tui.session import Session
 from tui.variations import Line
 from tui.widgets import (ChoiceModal, ConfirmModal, DealModal, EventSuggester, PickManyModal, PromptModal,
@@ -40,7 +41,7 @@ STATUS_WORD = {"setup": "the position", "done": "done", "rejected": "REFUSED", "
                "fault": "SCENARIO ERROR"}
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(ScenarioScreen):
     """Replay a dispute step by step."""
 
     BINDINGS = [
@@ -65,8 +66,6 @@ class ReplayScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.session: Session | None = None
-        self.seen_version = -1
         self.lines: list[Line] = []
         self.current = 0                   # index into self.lines
         self.results: dict[int, tuple[Any, Any]] = {}
@@ -75,7 +74,7 @@ class ReplayScreen(Screen):
         self.busy = False
         self.summaries: dict[tuple[str, str], str] = {}    # (ruling, the outcome it is cited for) -> excerpt
         self._outcome = "allowed"                            # the outcome of the step shown
-        self._then = None
+        self._then: Callable[[], None] | None = None     # what to do once the replay in hand is shown
         self._reverting: dict[str, Any] | None = None
         self._moves: tuple[Any, Any] | None = None   # (verdict, its legal moves) from the last menu
         self.analyses: dict[tuple[int, int, int], Any] = {}   # (verdict id, line, step) -> the Analysis report
@@ -128,7 +127,7 @@ class ReplayScreen(Screen):
     # -- the session and its lines ----------------------------------------------------
     @on(SessionReplaced)
     def sync_session(self) -> None:
-        s = self.app.session
+        s = judge_app(self.app).session
         if not self.mounted:
             return                        # on_mount comes next and syncs
         if self.session is s and self.seen_version == s.version:
@@ -148,12 +147,12 @@ class ReplayScreen(Screen):
         self._replay(self.current, select="first" if fresh else "keep")
 
     def _read_lines(self) -> None:
-        self.lines = variations.lines(self.session.doc)
+        self.lines = variations.lines(self.shown.doc)
 
     def _edited(self, path: tuple[int, ...], select: Any = "last") -> None:
         """The document's lines changed: reread them, replay the line at `path`."""
-        self.session.touch()
-        self.seen_version = self.session.version
+        self.shown.touch()
+        self.seen_version = self.shown.version
         same = self.lines and self.lines[self.current].path == path
         shown = self.results.get(self.current) if same else None     # stays on screen until the new one comes
         self._read_lines()
@@ -167,7 +166,7 @@ class ReplayScreen(Screen):
             self._show_head()
 
     def _snapshot(self) -> Session:
-        s = self.session
+        s = self.shown
         return Session(doc=copy.deepcopy(s.doc), path=s.path, text=s.text, saved=copy.deepcopy(s.saved))
 
     def _replay(self, line_idx: int, select: Any = "keep") -> None:
@@ -206,7 +205,7 @@ class ReplayScreen(Screen):
             return
         self.query_one("#answer-view").display = err is None
         if err is not None:
-            self._show_error(err, self.session.scenario_text() if self.lines[line_idx].original else None)
+            self._show_error(err, self.shown.scenario_text() if self.lines[line_idx].original else None)
             return
         self.query_one("#replay-error").display = False
         self.query_one("#replay-main").display = True
@@ -332,7 +331,7 @@ class ReplayScreen(Screen):
 
         v = self.verdict
         ans = v.answer
-        question, _ = plain_question(self.session.doc.get("question"))
+        question, _ = plain_question(self.shown.doc.get("question"))
         t = Text()
         t.append("Q: ", style="bold magenta")
         if question.strip():
@@ -350,7 +349,7 @@ class ReplayScreen(Screen):
         # a line stopped by an event that cannot come where it stands: said in the app's terms
         stopped = next((st for st in v.steps if st.fault is not None), None)
         fault = stopped.fault if stopped is not None and ans.outcome in ("fault", "not-reached") else None
-        if fault is not None:
+        if stopped is not None and fault is not None:
             last = stopped.number == len(self.lines[self.current].events)
             t.append(f"step {stopped.number} cannot come where it stands: " if stopped.number != ans.step else "")
             t.append(fault_advice(stopped, last))
@@ -384,7 +383,7 @@ class ReplayScreen(Screen):
         t = Text()
         t.append("After the last step: ", style="bold")
         t.append(v.summary())
-        note = self.session.doc.get("note")
+        note = self.shown.doc.get("note")
         if isinstance(note, str) and note.strip():
             t.append(f"\nNote: {' '.join(note.split())}", style="italic")
         if not line.original:
@@ -461,7 +460,7 @@ class ReplayScreen(Screen):
         if step.note:
             t.append(f"Note: {step.note}\n", style="italic")
         if step.number == 0:
-            title = self.session.doc.get("title")
+            title = self.shown.doc.get("title")
             if isinstance(title, str) and title:
                 t.append(title + "\n", style="bold")
             if not step.entries:
@@ -499,7 +498,7 @@ class ReplayScreen(Screen):
         if step.ruling and step.ruling not in rids:
             rids.append(step.ruling)
         if step.number == 0:          # the set-up lists what the scenario sets out to show
-            cites = self.session.doc.get("cites")
+            cites = self.shown.doc.get("cites")
             rids += [c for c in cites if isinstance(c, str) and c not in rids] if isinstance(cites, list) else []
         self._outcome = step.outcome
         ol = self.query_one("#cites", OptionList)
@@ -643,7 +642,7 @@ class ReplayScreen(Screen):
     @on(OptionList.OptionSelected, "#cites")
     def _open_ruling(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            self.app.open_ruling(event.option.id)
+            judge_app(self.app).open_ruling(event.option.id)
 
     # -- lines ---------------------------------------------------------------------
     def action_next_line(self) -> None:
@@ -675,7 +674,7 @@ class ReplayScreen(Screen):
                     "It is saved with the scenario.", markup=False)
 
     def _branch_at(self, step: int) -> None:
-        path = variations.branch(self.session.doc, self.lines[self.current].path, step)
+        path = variations.branch(self.shown.doc, self.lines[self.current].path, step)
         self._edited(path, "last")
 
     def action_keep_line(self) -> None:
@@ -683,7 +682,7 @@ class ReplayScreen(Screen):
         if line.original:
             self.notify("This is already the scenario's line.", markup=False)
             return
-        variations.promote(self.session.doc, line.path)
+        variations.promote(self.shown.doc, line.path)
         self.notify(f"'{line.name}' is now the scenario's own line; the line it replaced is kept as a what-if.",
                     markup=False)
         self._edited((), "last")
@@ -696,7 +695,7 @@ class ReplayScreen(Screen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                variations.remove(self.session.doc, line.path)
+                variations.remove(self.shown.doc, line.path)
                 self._edited(line.path[:-1], "keep")
 
         self.app.push_screen(ConfirmModal(f"Remove the what-if line '{line.name}' and the lines branching "
@@ -704,7 +703,7 @@ class ReplayScreen(Screen):
 
     def action_question(self) -> None:
         if self.session is not None:
-            self.app.ask_question(lambda: self._edited(self.lines[self.current].path, "keep"))
+            judge_app(self.app).ask_question(lambda: self._edited(self.lines[self.current].path, "keep"))
 
     def action_disputed(self) -> None:
         """Mark the selected step's event as the one in dispute (the answer is about it)."""
@@ -723,7 +722,7 @@ class ReplayScreen(Screen):
         already = isinstance(main.events[i - 1], dict) and main.events[i - 1].get("disputed") is True
         if not already:
             events[i - 1]["disputed"] = True
-        variations.set_events(self.session.doc, (), events)
+        variations.set_events(self.shown.doc, (), events)
         self.notify(f"Step {i} is {'no longer marked' if already else 'marked as'} the disputed one.", markup=False)
         self._edited(line.path, i)
 
@@ -731,7 +730,7 @@ class ReplayScreen(Screen):
     def action_add(self) -> None:
         v = self.verdict
         if self.busy or v is None or v.steps[-1].status == "fault":
-            self.app.release_keys()          # no menu comes
+            judge_app(self.app).release_keys()          # no menu comes
         if self.busy:
             self.notify("Still replaying; try again in a moment.", markup=False)
             return
@@ -771,7 +770,7 @@ class ReplayScreen(Screen):
     def _ask_event(self, token: int, line_idx: int, items: list[MenuItem]) -> None:
         self.busy = False
         if token != self.token or line_idx != self.current:
-            self.app.release_keys()
+            judge_app(self.app).release_keys()
             return
         choices = [(str(i), item.label, item.group) for i, item in enumerate(items)]
 
@@ -779,14 +778,17 @@ class ReplayScreen(Screen):
             if cid is None:
                 return
             item = items[int(cid)]
-            if item.kind == "event":
+
+            def answered(got: list[str] | dict[str, Any] | None) -> None:
+                if got is not None:
+                    self.append_event(line_idx, {"choose": got})
+
+            if item.kind == "event" and item.event is not None:
                 self.append_event(line_idx, item.event)
             elif item.kind == "pick":
-                self.app.push_screen(PickManyModal(item.group, item.options, item.count, item.minimum),
-                                     lambda got: got is not None and self.append_event(line_idx, {"choose": got}))
+                self.app.push_screen(PickManyModal(item.group, item.options, item.count, item.minimum), answered)
             elif item.kind == "deal":
-                self.app.push_screen(DealModal(item.group, item.options, item.players),
-                                     lambda deal: deal is not None and self.append_event(line_idx, {"choose": deal}))
+                self.app.push_screen(DealModal(item.group, item.options, item.players), answered)
             else:
                 self._ask_typed(line_idx)
 
@@ -839,17 +841,17 @@ class ReplayScreen(Screen):
                 and {"play", "surprise", "use", "end_turn"} & set(events[-1])):
             answers = events[-1].get("choose")
             events[-1]["choose"] = (answers if isinstance(answers, list) else []) + [event["choose"]]
-            variations.set_events(self.session.doc, line.path, events)
+            variations.set_events(self.shown.doc, line.path, events)
             self._reverting = None
             self._edited(line.path, "last")
             return
-        variations.set_events(self.session.doc, line.path, events + [copy.deepcopy(event)])
+        variations.set_events(self.shown.doc, line.path, events + [copy.deepcopy(event)])
         self._reverting = event
         self._edited(line.path, "last")
 
     def action_drop(self) -> None:
         line = self.lines[self.current]
-        why = variations.drop_blocked(self.session.doc, line.path)
+        why = variations.drop_blocked(self.shown.doc, line.path)
         if why:
             self.notify(f"Cannot drop: {why}.", markup=False)
             return
@@ -857,5 +859,5 @@ class ReplayScreen(Screen):
 
     def _drop_last(self, line_idx: int) -> None:
         line = self.lines[line_idx]
-        variations.set_events(self.session.doc, line.path, line.events[:-1])
+        variations.set_events(self.shown.doc, line.path, line.events[:-1])
         self._edited(line.path, "last")

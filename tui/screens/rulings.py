@@ -21,6 +21,7 @@ from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from tui.app import judge_app
 from tui.widgets import highlighted
 from tui.widgets.mode_bar import ModeBar
 
@@ -128,7 +129,7 @@ class RulingsScreen(Screen):
         out = {}
         for facet in FACETS:
             value = self.query_one(f"#f-{facet}", Select).value
-            if value is not Select.NULL and value is not None:
+            if isinstance(value, str):          # (the facets' values are strings; nothing picked is Select.NULL)
                 out[facet] = value
         return out
 
@@ -233,7 +234,8 @@ class RulingsScreen(Screen):
 
     @on(OptionList.OptionSelected, "#hits")
     def _open(self, event: OptionList.OptionSelected) -> None:
-        self.app.open_ruling(event.option.id)
+        if event.option.id is not None:         # every hit has its ruling's id
+            judge_app(self.app).open_ruling(event.option.id)
 
 
 # --------------------------------------------------------------------------- one ruling
@@ -243,7 +245,7 @@ def _neighbour_items(rows: Any, card: str, rid: str) -> list[tuple[str, str | No
     from tui.graph import relation_words
 
     words = relation_words()
-    out = []
+    out: list[tuple[str, str | None]] = []
     for row in rows or []:
         if not isinstance(row, dict):
             out.append((str(row), None))
@@ -428,12 +430,12 @@ class RulingScreen(Screen):
         else:
             seen = set()
             for _, items in links["neighbours"]:
-                for label, link in items:
-                    if label in seen:
+                for sentence, link in items:
+                    if sentence in seen:
                         continue
-                    seen.add(label)
+                    seen.add(sentence)
                     # the same ruling or card can be reached along several edges: keep ids unique
-                    options.append(Option(Text(label), id=f"{link}#{len(options)}" if link else None,
+                    options.append(Option(Text(sentence), id=f"{link}#{len(options)}" if link else None,
                                           disabled=link is None))
         ol = self.query_one("#ruling-links", OptionList)
         keep = ol.highlighted_option.id if ol.highlighted_option is not None else None
@@ -447,14 +449,14 @@ class RulingScreen(Screen):
     def _follow(self, event: OptionList.OptionSelected) -> None:
         kind, _, value = (event.option.id or "").partition("#")[0].partition(":")
         if kind == "card":
-            self.app.open_card(value)
+            judge_app(self.app).open_card(value)
         elif kind == "rel":
-            self.app.open_ruling(value)
+            judge_app(self.app).open_ruling(value)
         elif kind == "nb":
             a, _, b = value.partition("\t")
-            self.app.show_cards(a, b)
+            judge_app(self.app).show_cards(a, b)
         elif kind == "sc":
-            self.app.open_scenario(value, "replay")
+            judge_app(self.app).open_scenario(value, "replay")
 
     def action_close(self) -> None:
         self.dismiss()

@@ -18,12 +18,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ItemGrid, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui import position as P
+from tui.app import judge_app
 from tui.messages import PlayerEdit, SessionReplaced, SessionSaved, ZoneEdit
+from tui.screens.scenario_screen import ScenarioScreen
 from tui.widgets import CardPicker, ChoiceModal, PromptModal, error_text
 from tui.widgets.zones import PlayerList, ZoneList, resolve
 from tui.widgets.mode_bar import ModeBar
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from adjudicator.position import PositionProblem
 
 
-class TableScreen(Screen):
+class TableScreen(ScenarioScreen):
     """Rebuild the table position."""
 
     BINDINGS = [
@@ -46,15 +47,13 @@ class TableScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.session = None
-        self.seen_version = -1
         self.ready = False
         self._quiet = False
         self.problems: list[PositionProblem] = []
 
     @property
     def table(self) -> dict[str, Any]:
-        return self.session.table
+        return self.shown.table
 
     def compose(self) -> ComposeResult:
         yield ModeBar()
@@ -111,9 +110,10 @@ class TableScreen(Screen):
     def sync_session(self) -> None:
         if not self.ready:
             return                          # _ready() syncs once the catalogue is loaded
-        if self.session is not self.app.session or self.seen_version != self.app.session.version:
-            fresh = self.session is not self.app.session
-            self.session = self.app.session
+        current = judge_app(self.app).session
+        if self.session is not current or self.seen_version != current.version:
+            fresh = self.session is not current
+            self.session = current
             self.refresh_all()
             if fresh:
                 # another scenario (New, Open): its zones replace the old ones, and a zone that
@@ -122,13 +122,13 @@ class TableScreen(Screen):
 
     @on(SessionSaved)
     def _saved(self) -> None:
-        if self.ready and self.session is self.app.session:
+        if self.ready and self.session is judge_app(self.app).session:
             self._show_file_label()
 
     def _show_question(self) -> None:
         from adjudicator.questions import ask_words, plain_question
 
-        q, ask = plain_question(self.session.doc.get("question"))
+        q, ask = plain_question(self.shown.doc.get("question"))
         t = Text("Question ", style="bold")
         t.append("(Ctrl+W) ", style="dim")
         if q.strip():
@@ -169,7 +169,7 @@ class TableScreen(Screen):
                  ("meta_rule", "Meta Rule", ""), ("ungoal", "Ungoal", "")]
 
         def declare(card: dict) -> None:
-            P.declare(self.session.doc, card)
+            P.declare(self.shown.doc, card)
             self.changed()
             how = f"works like {card['like']}" if "like" in card else (
                 f"needs {', '.join(card['needs'])}" if "needs" in card else f"a plain {card['type']}")
@@ -236,14 +236,14 @@ class TableScreen(Screen):
 
     def action_question(self) -> None:
         if self.session is not None:
-            self.app.ask_question(self._question_written)
+            judge_app(self.app).ask_question(self._question_written)
 
     def _question_written(self) -> None:
         self.changed()
         self._show_question()
 
     def _show_file_label(self) -> None:
-        s = self.session
+        s = self.shown
         t = Text()
         t.append(s.label, style="bold")
         if s.path is None:
@@ -251,7 +251,7 @@ class TableScreen(Screen):
         self.query_one("#file-label", Static).update(t)
 
     def refresh_all(self) -> None:
-        s = self.session
+        s = self.shown
         P.use_declared(s.doc.get("cards"))
         self.seen_version = s.version
         self._show_file_label()
@@ -285,7 +285,7 @@ class TableScreen(Screen):
         ol = self.query_one("#players", PlayerList)
         ol.seats = list(seats)
         before = ol.highlighted
-        options = []
+        options: list[Option] = []
         for p in seats:
             t = Text()
             active = turn is not None and p.lower() == turn.lower()
@@ -326,15 +326,16 @@ class TableScreen(Screen):
 
     # -- problems ------------------------------------------------------------------
     def _check(self) -> None:
-        P.use_declared(self.session.doc.get("cards"))
-        self._check_worker(self.session.version, copy.deepcopy(self.session.doc))
+        P.use_declared(self.shown.doc.get("cards"))
+        self._check_worker(self.shown.version, copy.deepcopy(self.shown.doc))
 
     @work(thread=True, exclusive=True, group="problems")
     def _check_worker(self, version: int, doc: dict[str, Any]) -> None:
         from adjudicator.errors import InputError
         from adjudicator.position import PositionProblem
 
-        table = doc.get("table") if isinstance(doc.get("table"), dict) else {}
+        table = doc.get("table")
+        table = table if isinstance(table, dict) else {}
         try:
             problems = P.check_table(table)
         except Exception as exc:
@@ -399,15 +400,17 @@ class TableScreen(Screen):
             info.update(Text.assemble((card.name, "bold"), f" ({card.type.replace('_', ' ')}): ", card.effect))
 
     # -- editing -------------------------------------------------------------------
-    def changed(self, zone: str | None = None, keep: int | None = None, players: bool = False) -> None:
-        self.session.touch()
-        self.seen_version = self.session.version
+    def changed(self, zone: str | None = None, keep: int | str | None = None, players: bool = False) -> None:
+        """The document was edited: show it again. `keep` is the entry to keep highlighted,
+        a player's name when the players changed, else an index in `zone`."""
+        self.shown.touch()
+        self.seen_version = self.shown.version
         self._show_file_label()
         if players:
             self._show_players(keep=keep if isinstance(keep, str) else None)
             self._rebuild_zones()
         elif zone is not None:
-            self._fill_zones(zone, keep)
+            self._fill_zones(zone, keep if isinstance(keep, int) else None)
         self._check()
 
     @on(Input.Changed, "#title")
@@ -415,17 +418,17 @@ class TableScreen(Screen):
         if self._quiet or self.session is None:
             return
         if event.value.strip():
-            self.session.doc["title"] = event.value
+            self.shown.doc["title"] = event.value
         else:
-            self.session.doc.pop("title", None)
+            self.shown.doc.pop("title", None)
         self.changed()
 
     @on(Input.Changed, "#drawn")
     @on(Input.Changed, "#played")
     def _counts(self, event: Input.Changed) -> None:
-        if self._quiet or self.session is None:
-            return
         key = event.input.id
+        if self._quiet or self.session is None or key is None:
+            return
         text = event.value.strip()
         try:
             value = int(text) if text else None
@@ -558,7 +561,7 @@ class TableScreen(Screen):
     def add_player(self) -> None:
         seats = P.players(self.table)
         if len(seats) >= P.MAX_PLAYERS:
-            self.app.release_keys()
+            judge_app(self.app).release_keys()
             self.notify(f"A table seats at most {P.MAX_PLAYERS} players.", severity="warning", markup=False)
             return
         suggestion = next((n for n in ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
@@ -573,7 +576,7 @@ class TableScreen(Screen):
     def rename_player(self, old: str) -> None:
         def rename(new: str) -> None:
             if new != old:
-                P.rename_player(self.session.doc, old, new)
+                P.rename_player(self.shown.doc, old, new)
                 self.changed(players=True, keep=new)
 
         self._ask_name(f"Rename {old}", old, rename)

@@ -226,6 +226,8 @@ class DealModal(ModalScreen[dict | None]):
     @on(OptionList.OptionSelected)
     def _cycle(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if event.option.id is None:
+            return
         i = int(event.option.id)
         self.to[i] = self.players[(self.players.index(self.to[i]) + 1) % len(self.players)]
         ol = self.query_one(OptionList)

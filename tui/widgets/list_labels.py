@@ -19,8 +19,10 @@ once rather than once an entry.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, cast
 
+divide_line: Callable[[str, int, bool], list[int]] | None
+words: Callable[[str], Iterable[tuple[int, int, str]]] | None
 try:        # Rich's own wrapping steps (a private module: without it, Textual's measure)
     from rich._wrap import divide_line, words
 except ImportError:  # pragma: no cover - a Rich that moved them
@@ -86,6 +88,7 @@ class ListLabel(Visual):
         """How many times Rich's `divide_line` (which Textual wraps with) breaks the line
         at `room` cells: its steps over the words' widths, found once for all widths; a
         word wider than the line is folded by Rich itself."""
+        assert words is not None and divide_line is not None      # else `height` measures as Textual does
         if self._words is None:
             plain = self.content.plain
             width = len if plain.isascii() else cell_len     # printable ASCII: a cell a character
@@ -96,7 +99,7 @@ class ListLabel(Visual):
                 offset += full
             elif length > room:
                 if fold:
-                    return len(divide_line(self.content.plain, room, fold=True))
+                    return len(divide_line(self.content.plain, room, True))         # folding
                 breaks += later
                 offset = full
             elif offset and later:
@@ -123,9 +126,10 @@ class ChoiceList(OptionList):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         options = self.options
-        if not all(isinstance(o.prompt, ListLabel) and not getattr(o, "_divider", False) for o in options):
+        labels = [o.prompt for o in options if isinstance(o.prompt, ListLabel) and not getattr(o, "_divider", False)]
+        if len(labels) != len(options):
             return super().get_content_height(container, viewport, width)
-        rules = self.styles
+        rules = cast(RulesMap, self.styles)         # a widget's styles read as its rules, as Textual's OptionList does
         line_pad, overflow, wrap = rules.get("line_pad", 0), rules.get("text_overflow", "fold"), rules.get("text_wrap", "wrap")
         inner = width - self.get_component_styles("option-list--option").padding.width
-        return sum(o.prompt.height(inner, line_pad, overflow, wrap, rules) for o in options)
+        return sum(label.height(inner, line_pad, overflow, wrap, rules) for label in labels)

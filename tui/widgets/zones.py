@@ -16,6 +16,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tui import position as P
+from tui.app import judge_app
 from tui.messages import PlayerEdit, ZoneEdit
 from tui.widgets.render import card_label
 
@@ -88,7 +89,7 @@ class ZoneList(OptionList):
 
     def action_edit(self, action: str, delta: int = 0) -> None:
         if action != "add" and self.current is None:
-            self.app.release_keys()          # no card to move: no dialog comes
+            judge_app(self.app).release_keys()          # no card to move: no dialog comes
             return
         self.post_message(ZoneEdit(self.zone, action, self.current, delta))
 
@@ -119,6 +120,6 @@ class PlayerList(OptionList):
     def action_edit(self, action: str, delta: int = 0) -> None:
         player = self._player()
         if action != "add" and player is None:
-            self.app.release_keys()          # no player to rename: no dialog comes
+            judge_app(self.app).release_keys()          # no player to rename: no dialog comes
             return
         self.post_message(PlayerEdit(action, player, delta))

@@ -569,6 +569,22 @@ class State:
             self.moves += 1
             self.figures = None
 
+    @contextmanager
+    def powerless(self, card: int) -> Iterator[None]:
+        """For a what-if only (would anyone meet a Goal but for this card's power?):
+        `card` counts as lying face down, with no power and meeting no Goal, while the
+        block runs."""
+        down = self.face_down
+        self.face_down = down | {card}
+        self.moves += 1
+        self.figures = None
+        try:
+            yield
+        finally:
+            self.face_down = down
+            self.moves += 1
+            self.figures = None
+
     def add_frame(self, frame: TempHand) -> None:
         """Open a temporary hand (empty: cards are then drawn into it)."""
         if frame.cards:

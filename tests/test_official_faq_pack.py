@@ -165,7 +165,6 @@ SECOND_HALF_NOT_REPLAYED = {
     "i-alone-survived-under-zombies-aint-so-bad": NO_CARD + "I Alone Survived, Zombies Ain't So Bad",
     "no-zombies-clause-means-your-own-table": NO_CARD + "every supported 'no X' Goal says nobody may have X",
     "dead-friends-touches-only-friends-in-play": NO_CARD + "a rule turning Keepers in play into Creepers",
-    "received-power-acts-at-moment-of-exchange": NO_CARD + "a Keeper whose arrival changes another's claim",
     "excusing-others-creepers-never-excuses-yours": NO_CARD + "a rule excusing only the others' Creepers",
     "protection-counts-only-for-current-holder": NO_CARD + "a Keeper that keeps Surprises off its owner's turn",
     "ycttgfm-in-turn-copy-acts-for-card-owner": NO_CARD + "Stolen Goods; the Surprise's in-turn side",

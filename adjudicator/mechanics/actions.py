@@ -341,6 +341,24 @@ class EverybodyGets(Mechanic):
             e.effect_shown()       # the players have seen what they were dealt: a Surprise now is too late
 
 
+def arrival_power_holds(e, card: int, holder: str) -> None:
+    """`card` has just reached `holder` in a swap, whose two moves are one moment: its
+    power already works for `holder` when the Goals are checked. Say so where that
+    stops someone else who would meet a Goal if the power came a moment later."""
+    st = e.state
+    if not st.defs[card].impl.overridden and not st.defs[card].impl.effects:
+        return        # (a plain Keeper: no power to come a moment later)
+    met, _ = e.goal_claims()
+    with st.powerless(card):
+        would, _ = e.goal_claims()
+    for p, goals in would.items():
+        missed = [g for g in goals if g not in met.get(p, [])]
+        if p != holder and missed:
+            e.say(f"{p} would meet {e.names(missed)} if {e.name(card)} did nothing yet for {holder}; but both Keepers "
+                  f"change hands in one moment, so {e.name(card)} works for {holder} from the instant of the swap, "
+                  "and the Goals are checked with it in force.", "received-power-acts-at-moment-of-exchange")
+
+
 @register
 class ExchangeKeepers(Mechanic):
     name = "exchange_keepers"
@@ -364,6 +382,7 @@ class ExchangeKeepers(Mechanic):
             # (said before the table settles: the swap may win the game)
             e.say(f"{player} swaps {e.name(gave.card)} for {owner}'s {e.name(took.card)}; {owner} has no say in the "
                   f"trade: {player} picks both Keepers.", "trading-post-target-has-no-say")
+            arrival_power_holds(e, gave.card, owner)
 
 
 @register

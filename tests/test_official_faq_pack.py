@@ -169,7 +169,6 @@ SECOND_HALF_NOT_REPLAYED = {
     "protection-counts-only-for-current-holder": NO_CARD + "a Keeper that keeps Surprises off its owner's turn",
     "ycttgfm-in-turn-copy-acts-for-card-owner": NO_CARD + "Stolen Goods; the Surprise's in-turn side",
     "restricted-next-turn-still-allows-surprises": NO_CARD + "a card restricting someone's next turn",
-    "worn-magic-ring-out-of-play": NO_CARD + "a Keeper worn face-out in the hand",
     "attached-creeper-shares-keeper-invisibility": NO_CARD + "invisible Keepers",
     "merged-players-share-creepers-and-immunity": NO_CARD + "two players merged for a Goal",
     "taskmaster-cards-played-in-taskmasters-turn": NO_CARD + "the Taskmaster",

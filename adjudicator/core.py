@@ -345,7 +345,11 @@ class Core:
         a zone and the zone that receives its cards (`State.pass_zones`). No card
         replaces a whole hand passing on."""
         st = self.state
+        worn = [(a, b, [c for c in zone_list(st, a) if c in st.face_out]) for a, b in passes] if st.face_out else []
         st.pass_zones([(zone_list(st, a), zone_list(st, b)) for a, b in passes])
+        for a, b, cards in worn:
+            if cards and a.kind == HAND and b.kind == HAND:
+                hidden.worn_goes_with_hand(self, cards, a, b)
 
     def shuffle(self, zone: Zone) -> None:
         """Shuffle a pile with the table's generator."""

@@ -14,6 +14,10 @@ card, Keepers lying face down, and players out of everyone else's reach.
   them out: `Figures.showing`); they can be taken or traded like any Keeper, stay
   face down when they change tables, and the taker does not learn what they are
   (`face_down_moved`).
+- **Cards held face-out in a hand** (`State.face_out`, a worn Magic Ring) are already
+  played, so Play All does not owe them (`face_out_not_owed`); they are in the hand,
+  out of play, so a whole hand passing on takes them along (`worn_goes_with_hand`)
+  while Actions taking Keepers from the table do not reach them.
 - **Players out of reach** (the effect `out_of_reach`, which I'll Be In My Bunk
   leaves on its player until their next turn, `State.lasting`): nobody else may
   take from them, give to them or change what they have. The Actions' choices
@@ -30,7 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.mechanics.base import KEEPER
-from adjudicator.movement import HAND, META_RULES, RESOLVING, RULES, TABLE, TEMP_HAND, Move, under
+from adjudicator.movement import HAND, META_RULES, RESOLVING, RULES, TABLE, TEMP_HAND, Move, Zone, under
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.core import Core
@@ -143,6 +147,14 @@ def face_out_not_owed(core: Core, player: str) -> None:
         core.say(f"{core.names(out)} {'is' if len(out) == 1 else 'are'} held face-out in {player}'s hand, already in a "
                  "played state: Play All does not reach such cards, only the cards held facing inward were owed.",
                  "face-out-cards-exempt-from-play-all")
+
+
+def worn_goes_with_hand(core: Core, cards: list[int], src: Zone, dst: Zone) -> None:
+    """A whole hand has passed on with cards held face-out in it (worn): they are part
+    of the hand, so they go with it, though no Action taking Keepers reaches them."""
+    core.say(f"{core.names(cards)}, held face-out in {src.player}'s hand, {'goes' if len(cards) == 1 else 'go'} with the "
+             f"hand to {dst.player}: a card worn in a hand is part of that hand, so a hand swap takes it, though an "
+             "Action that takes Keepers from the table could not.", "worn-magic-ring-out-of-play")
 
 
 def say_out_of_reach(core: Core, player: str, why: list[int]) -> None:

@@ -17,7 +17,7 @@ of a zone in the engine's source.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, TypeVar
 
@@ -555,19 +555,29 @@ class State:
             self.figures = self.rule_figures = None
 
     @contextmanager
-    def turned_up(self) -> Iterator[None]:
-        """For a what-if only (would a face-down Keeper meet a Goal?): every card face
-        down counts as turned up while the block runs, and is face down again after."""
-        down = self.face_down
-        self.face_down = frozenset()
+    def facing(self, down: frozenset[int]) -> Iterator[None]:
+        """For a what-if only: exactly the cards `down` lie face down (no power, meeting
+        no Goal) while the block runs; the table is as it was after."""
+        was = self.face_down
+        self.face_down = down
         self.moves += 1
         self.figures = None
         try:
             yield
         finally:
-            self.face_down = down
+            self.face_down = was
             self.moves += 1
             self.figures = None
+
+    def turned_up(self) -> AbstractContextManager[None]:
+        """For a what-if only (would a face-down Keeper meet a Goal?): every card face
+        down counts as turned up while the block runs."""
+        return self.facing(frozenset())
+
+    def powerless(self, card: int) -> AbstractContextManager[None]:
+        """For a what-if only (would anyone meet a Goal but for this card's power?):
+        `card` counts as lying face down, with no power and meeting no Goal."""
+        return self.facing(self.face_down | {card})
 
     def add_frame(self, frame: TempHand) -> None:
         """Open a temporary hand (empty: cards are then drawn into it)."""

@@ -37,7 +37,7 @@ ALLOWED = {
     ("adjudicator/state.py", "State.turn"),
     ("adjudicator/state.py", "State._facing_moves"),
     ("adjudicator/state.py", "State.impose"),
-    ("adjudicator/state.py", "State.turned_up"),    # (a what-if, put back as it ends)
+    ("adjudicator/state.py", "State.facing"),       # (a what-if, put back as it ends)
     ("adjudicator/state.py", "State.detach"),
     ("adjudicator/position.py", "Position.state"),     # the attachments of a table being set up
     # the State's methods for the other facts the kept figures read (they reset State.figures)

@@ -22,6 +22,20 @@ def _keepers_of(e, players, types):
     return [k for p in players for k in st.keepers[p] if st.defs[k].type in types]
 
 
+def worn_out_of_reach(e, players) -> None:
+    """An Action taking Keepers from the table of `players`: say that the Keepers they
+    wear, held face-out in the hand (a worn Magic Ring), are not among them: they are
+    in a hand, out of play (a hand swap takes them with the hand)."""
+    st = e.state
+    if not st.face_out:
+        return
+    for p in players:
+        worn = [c for c in st.hands[p] if c in st.face_out and st.defs[c].type == KEEPER]
+        if worn:
+            e.say(f"{e.names(worn)}, worn face-out in {p}'s hand, {'is' if len(worn) == 1 else 'are'} in a hand, not in "
+                  "play: an Action that takes Keepers from the table cannot reach it.", "worn-magic-ring-out-of-play")
+
+
 def made_to_play_a_surprise(e, card: int, player: str) -> None:
     """A Surprise that a card makes its player play at once, on their own turn, is
     played for its in-turn side: what its out-of-turn side answers cannot be happening."""
@@ -81,7 +95,10 @@ class Steal(Mechanic):
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
-        targets = _keepers_of(e, e.reachable(player, [p for p in st.players if p != player]), types)
+        others = e.reachable(player, [p for p in st.players if p != player])
+        if KEEPER in types:
+            worn_out_of_reach(e, others)
+        targets = _keepers_of(e, others, types)
         if not targets:
             return _nothing(e, card, "nobody else has one")
         target = e.choose("card", player, f"{player} picks what to steal", targets)
@@ -341,6 +358,24 @@ class EverybodyGets(Mechanic):
             e.effect_shown()       # the players have seen what they were dealt: a Surprise now is too late
 
 
+def arrival_power_holds(e, card: int, holder: str) -> None:
+    """`card` has just reached `holder` in a swap, whose two moves are one moment: its
+    power already works for `holder` when the Goals are checked. Say so where that
+    stops someone else who would meet a Goal if the power came a moment later."""
+    st = e.state
+    if not st.defs[card].impl.overridden and not st.defs[card].impl.effects:
+        return        # (a plain Keeper: no power to come a moment later)
+    met, _ = e.goal_claims()
+    with st.powerless(card):
+        would, _ = e.goal_claims()
+    for p, goals in would.items():
+        missed = [g for g in goals if g not in met.get(p, [])]
+        if p != holder and missed:
+            e.say(f"{p} would meet {e.names(missed)} if {e.name(card)} did nothing yet for {holder}; but both Keepers "
+                  f"change hands in one moment, so {e.name(card)} works for {holder} from the instant of the swap, "
+                  "and the Goals are checked with it in force.", "received-power-acts-at-moment-of-exchange")
+
+
 @register
 class ExchangeKeepers(Mechanic):
     name = "exchange_keepers"
@@ -349,7 +384,9 @@ class ExchangeKeepers(Mechanic):
 
     def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        theirs = _keepers_of(e, e.reachable(player, [p for p in st.players if p != player]), {KEEPER})
+        others = e.reachable(player, [p for p in st.players if p != player])
+        worn_out_of_reach(e, others)
+        theirs = _keepers_of(e, others, {KEEPER})
         mine = _keepers_of(e, [player], {KEEPER})
         if not theirs or not mine:
             return _nothing(e, card, "both players need a Keeper")
@@ -364,6 +401,7 @@ class ExchangeKeepers(Mechanic):
             # (said before the table settles: the swap may win the game)
             e.say(f"{player} swaps {e.name(gave.card)} for {owner}'s {e.name(took.card)}; {owner} has no say in the "
                   f"trade: {player} picks both Keepers.", "trading-post-target-has-no-say")
+            arrival_power_holds(e, gave.card, owner)
 
 
 @register

@@ -84,8 +84,10 @@ FUZZ_TESTS := $(shell grep -l -e '^from hypothesis' -e 'fuzzing()' tests/test_*.
 fuzz: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider --hypothesis-profile=fuzz $(FUZZ_TESTS)
 
+# PEER=DIR: a checkout of the peer simulator fluxx_sim (with numpy for DIR/.venv/bin/python)
+# to run self-play side by side with (benchmarks/bench_peer.py); without it that part is skipped
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	$(if $(PEER),FLUXX_PEER=$(PEER) )$(PY) -m benchmarks
 
 # self-play against an older checkout, side by side (CPU time, then instructions counted
 # by valgrind, which the load hardly moves): make bench-compare OLD=../old

@@ -58,6 +58,25 @@ def _private_user_folders() -> Path | None:
 _MADE_RUN_HOME = _private_user_folders()
 
 
+def pytest_configure(config):
+    """`make test-compiled` runs the whole suite on the compiled engine
+    (FLUXX_ENGINE_BUILD=compiled): a run that would load the pure Python one instead
+    stops at once, so it cannot pass for what it is not."""
+    if os.environ.get("FLUXX_ENGINE_BUILD") == "compiled":
+        from adjudicator.engine import is_compiled
+
+        if not is_compiled():
+            pytest.exit("FLUXX_ENGINE_BUILD=compiled, but the pure Python engine was loaded: build the compiled "
+                        "one (`make compiled`) and put its folder first on PYTHONPATH, with PYTHONSAFEPATH=1 "
+                        "(`make test-compiled` does all three)", returncode=4)
+
+
+def pytest_report_header(config):
+    from adjudicator.engine import is_compiled
+
+    return "engine: compiled (tools/compile_engine.py)" if is_compiled() else "engine: pure Python (the reference)"
+
+
 def pytest_unconfigure(config):
     if _MADE_RUN_HOME is not None and not os.environ.get("PYTEST_XDIST_WORKER"):
         shutil.rmtree(_MADE_RUN_HOME, ignore_errors=True)

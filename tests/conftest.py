@@ -115,6 +115,14 @@ def pytest_collection_modifyitems(items):
         mark = item.get_closest_marker("slow")
         return mark.args[0] if mark and mark.args else 0
     items.sort(key=seconds, reverse=True)       # stable: ties keep their order
+    if os.environ.get("FLUXX_ENGINE_BUILD") == "compiled":
+        # a test that watches the engine's own calls by patching a method of Engine or Core
+        # cannot see into compiled code, which calls the compiled method directly
+        for item in items:
+            mark = item.get_closest_marker("patches_engine")
+            if mark is not None:
+                item.add_marker(pytest.mark.skip(reason=f"patches {mark.args[0]} to watch the engine's own calls, "
+                                                        "which the compiled build makes directly"))
 
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
 from tests.test_property_play import play_randomly, random_position
 
 
@@ -59,6 +61,7 @@ def _picture(st) -> tuple:
     return tuple(out)
 
 
+@pytest.mark.patches_engine("Core.table_before_action")
 def test_a_shared_window_table_is_the_table_before_the_action_and_never_changes(monkeypatch):
     """A play or free action that changed nothing yet shares the table its step started
     from as its window's (`Core.table_before_action`): that table is what a copy would

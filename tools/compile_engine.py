@@ -31,20 +31,17 @@ ROOT = Path(__file__).resolve().parent.parent
 # - continuations: its runners are greenlets, and compiled code switching them crashed;
 # - pending: the engine keeps weak references to a Pending, which a compiled class lacks;
 # - decisions: mypyc 1.13 leaks the attribute dict of an exception raised from a
-#   compiled class of Exception (NeedDecision, Rejected...).
+#   compiled class of Exception (NeedDecision, Rejected...);
+# - systems, interactions: little time goes there, and tests replace a system's step
+#   and read the interaction graph's signatures, which compiled objects do not allow.
 CORE = ("state", "quantities", "core", "movement", "log", "answers", "responses", "engine",
-        "history", "events", "systems", "loops", "variants", "solo", "interactions")
+        "history", "events", "loops", "variants", "solo")
 
 
 def _copy_package(out: Path) -> None:
-    """A fresh copy of the `adjudicator` package (sources and data) in `out`."""
-    target = out / "adjudicator"
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(ROOT / "adjudicator", target, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    """A copy of the `adjudicator` package (sources and data) in the empty folder `out`."""
+    shutil.copytree(ROOT / "adjudicator", out / "adjudicator", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
     shutil.copy2(ROOT / "pyproject.toml", out / "pyproject.toml")      # mypy's configuration
-    for old in out.glob("*__mypyc*.so"):
-        old.unlink()
 
 
 def _build(out: Path, jobs: int, opt: str) -> None:
@@ -53,10 +50,10 @@ def _build(out: Path, jobs: int, opt: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         try:
-            from setuptools import setup   # type: ignore[import-untyped]
+            from setuptools import setup   # type: ignore[import-not-found]
         except ImportError:                  # Python 3.11's own distutils does the same
             from distutils.core import setup
-        from mypyc.build import mypycify
+        from mypyc.build import mypycify   # type: ignore[import-untyped]
 
     sys.argv = [sys.argv[0], "build_ext", "--inplace", "--build-temp", "tmp", f"--parallel={jobs}"]
     modules = mypycify(["--config-file", "pyproject.toml", *[f"adjudicator/{m}.py" for m in CORE]],
@@ -65,13 +62,18 @@ def _build(out: Path, jobs: int, opt: str) -> None:
 
 
 def build(out: Path, jobs: int = 2, opt: str = "3") -> int:
+    """Build in a folder beside `out`, then put it in place of `out`: a process running
+    the previous build keeps a whole one until then."""
     if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
         print("compile_engine: no C compiler (cc or gcc) found: the compiled engine needs one; "
               "the pure Python engine works without it", file=sys.stderr)
         return 1
-    out.mkdir(parents=True, exist_ok=True)
-    _copy_package(out)
-    done = subprocess.run([sys.executable, __file__, "--out", str(out), "--jobs", str(jobs), "--opt", opt, "--inside"],
+    work = out.with_name(out.name + ".building")
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    _copy_package(work)
+    done = subprocess.run([sys.executable, __file__, "--out", str(work), "--jobs", str(jobs), "--opt", opt, "--inside"],
                           capture_output=True, text=True)
     if done.returncode != 0:
         print(done.stdout[-3000:] + done.stderr[-5000:], file=sys.stderr)
@@ -79,11 +81,15 @@ def build(out: Path, jobs: int = 2, opt: str = "3") -> int:
         return 1
     check = subprocess.run([sys.executable, "-c", "from adjudicator.engine import is_compiled; "
                             "raise SystemExit(0 if is_compiled() else 1)"],
-                           env=dict(os.environ, PYTHONPATH=str(out)), cwd=out, capture_output=True, text=True)
+                           env=dict(os.environ, PYTHONPATH=str(work)), cwd=work, capture_output=True, text=True)
     if check.returncode != 0:
         print(check.stderr[-3000:], file=sys.stderr)
         print("compile_engine: the build does not load as the compiled engine", file=sys.stderr)
         return 1
+    shutil.rmtree(work / "tmp", ignore_errors=True)         # (the C sources and objects)
+    if out.exists():
+        shutil.rmtree(out)
+    work.rename(out)
     print(f"compiled engine built in {out} ({len(CORE)} modules); run with PYTHONPATH={out}")
     return 0
 

@@ -127,19 +127,34 @@ class Catalogue:
     def by_edition(self, edition: str | None) -> list[CardDef]:
         return [c for c in self.cards.values() if edition is None or edition in c.editions]
 
-    def find(self, name: str) -> CardDef | None:
-        """The card a name or alias denotes, or None (no suggestions: a fast look-up)."""
-        keys = self._index.get(normalize(name), [])
+    def find(self, name: str, prefer: Iterable[str] | None = None) -> CardDef | None:
+        """The card a name or alias denotes, or None (no suggestions: a fast look-up).
+        A name of cards of several editions is the one card of the `prefer` editions."""
+        keys = self._preferred(self._index.get(normalize(name), []), prefer)
         return self.cards[keys[0]] if len(keys) == 1 else None
 
-    def resolve(self, name: str, editions: Iterable[str] | None = None) -> CardDef:
-        """The card a printed title (or alias) names; '?' is the unknown card."""
+    def _preferred(self, keys: list[str], prefer: Iterable[str] | None) -> list[str]:
+        """Of several cards a name matches, the one printed in the `prefer` editions (the
+        table's: adjudicator.editions.table_editions), when exactly one is."""
+        if len(keys) > 1 and prefer:
+            wanted = set(prefer)
+            ours = [k for k in keys if wanted & set(self.cards[k].editions)]
+            if len(ours) == 1:
+                return ours
+        return keys
+
+    def resolve(self, name: str, editions: Iterable[str] | None = None,
+                prefer: Iterable[str] | None = None) -> CardDef:
+        """The card a printed title (or alias) names; '?' is the unknown card.
+        `editions` (declared) limits the cards it may be; among several cards it names,
+        or several it comes close to, those of the `prefer` editions come first."""
         if name.strip() == "?":
             return UNKNOWN_CARD
         allowed = set(editions) if editions else None
         keys = self._index.get(normalize(name), [])
         if allowed is not None:
             keys = [k for k in keys if allowed & set(self.cards[k].editions)]
+        keys = self._preferred(keys, prefer)
         if len(keys) == 1:
             return self.cards[keys[0]]
         if len(keys) > 1:
@@ -151,7 +166,9 @@ class Catalogue:
         if allowed is not None:
             pool = {k: v for k, v in pool.items()
                     if any(allowed & set(self.cards[c].editions) for c in self._index.get(k, []))}
-        close = suggest(name, pool)
+        wanted = set(prefer) if prefer else None
+        close = suggest(name, pool, first=None if wanted is None else (
+            lambda k: any(wanted & set(self.cards[c].editions) for c in self._index.get(k, []))))
         hint = f" - did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownName(f"no card is called {name!r}{hint}", close)
 

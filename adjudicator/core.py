@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
-from adjudicator import interactions
+from adjudicator import hidden, interactions
 from adjudicator.answers import Decisions
 from adjudicator.catalogue import CardDef, Catalogue
 from adjudicator.continuations import retiring
@@ -73,7 +73,7 @@ class _NoteVictim(Protocol):
 
 class _OpenWindow(Protocol):
     def __call__(self, kind: str, card: int, player: str, before: State, counted: bool = False,
-                 in_temp: bool = False) -> Window: ...
+                 in_temp: bool = False, kept: bool = False) -> Window: ...
 
 
 
@@ -156,6 +156,7 @@ class Core:
         self.plays_left_label: Callable[[], int | str] = figures.plays_left_label
         self.keeper_count: Callable[[str], int] = figures.keeper_count
         self.holdings: Callable[[], dict[str, frozenset[str]]] = figures.holdings
+        self.showing: Callable[[str], list[int]] = figures.showing
         self.draws_owed: Callable[[], int] = figures.draws_owed
         self.hand_limit: _Limit = figures.hand_limit
         self.keeper_limit: _Limit = figures.keeper_limit
@@ -308,6 +309,37 @@ class Core:
         which It's A Trap! may answer. Returns the move made."""
         return self.move_to(card, thief, by=thief)
 
+    def out_of_reach(self, player: str, by: str | None) -> list[int]:
+        """The cards that keep `player`'s hand and table out of the reach of what `by`
+        does (an effect `out_of_reach` on them: I'll Be In My Bunk leaves one until
+        their next turn); empty when `by` may take from, give to or change what
+        `player` has. Nobody is out of their own reach."""
+        if player == by or not self.state.lasting:
+            return []
+        return self.with_effect(hidden.OUT_OF_REACH, player)
+
+    def reachable(self, by: str, players: Iterable[str] | None = None, *, quiet: bool = False) -> list[str]:
+        """The players (by default every player still in, in seat order from `by`)
+        whose hands and tables an effect by `by` may take from, give to or change:
+        the ones out of its reach are left out, and the verdict says so once (unless
+        `quiet`: a check made before anything happens)."""
+        order = self.seat_order(start=by) if players is None else list(players)
+        if not self.state.lasting:
+            return order
+        out = []
+        for p in order:
+            why = self.out_of_reach(p, by)
+            if not why:
+                out.append(p)
+            elif not quiet:
+                hidden.say_out_of_reach(self, p, why)
+        return out
+
+    def lasting_effect(self, player: str, effect: str, card: int) -> None:
+        """`card` leaves the static effect `effect` on `player` until their next turn
+        begins (`with_effect(effect, player)` names `card` meanwhile)."""
+        self.state.impose(player, effect, card)
+
     def pass_zones(self, passes: list[tuple[Zone, Zone]]) -> None:
         """Whole zones change places at once (Trade Hands, Rotate Hands): each pair is
         a zone and the zone that receives its cards (`State.pass_zones`). No card
@@ -327,7 +359,7 @@ class Core:
         """Put a Keeper or Creeper (from `src`, found when not given) in front of
         `player` and let it settle (its `on_placed`); returns the move made."""
         move = self.transfer(card, table(player), by=by, src=src)
-        if move.dst.kind == TABLE and move.dst.player is not None:
+        if move.dst.kind == TABLE and move.dst.player is not None and move.dst != move.src:
             self.state.defs[move.card].impl.on_placed(self, move.card, move.dst.player)
         return move
 
@@ -350,7 +382,10 @@ class Core:
         if limit is not None and len(st.hands[player]) > limit:
             duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
         limit = self.keeper_limit(player)
-        if limit is not None and sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER) > limit:
+        count = sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER) if limit is not None else 0
+        if limit is not None and (st.face_down or st.under) and count >= limit:
+            hidden.explain_keeper_count(self, player, limit, count)
+        if limit is not None and count > limit:
             duties.append((self._limit_name("keeper_limit"), lambda: self._meet_keeper_limit(player, when_played)))
         return duties
 
@@ -402,7 +437,7 @@ class Core:
             n = len(hand) - limit
             cites = self._limit_cites(player, when_played)
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
-                                 f"discard {n}", list(hand), count=n, cites=("limit-discard-choice",),
+                                 f"discard {n}", list(hand), count=n, cites=(*cites, "limit-discard-choice"),
                                  fate=("is discarded", "stays in hand"))
             for c in picked:
                 self.discard(c, player, cause=LIMIT, src=Zone(HAND, player))
@@ -418,7 +453,7 @@ class Core:
             n = len(keepers) - limit
             cites = self._limit_cites(player, when_played)
             picked = self.choose("discard_keepers", player, f"{player} has {len(keepers)} Keepers over a Keeper Limit of "
-                                 f"{limit}: discard {n}", keepers, count=n, cites=("limit-discard-choice",),
+                                 f"{limit}: discard {n}", keepers, count=n, cites=(*cites, "limit-discard-choice"),
                                  fate=("is discarded", "stays in play"))
             for c in picked:
                 self.discard(c, player, cause=LIMIT, src=table(player))
@@ -484,14 +519,19 @@ class Core:
         if st.game_over:
             return
         met, ungoals = self.goal_claims()
+        if st.face_down and st.goals:
+            notes = self._claim_notes        # (the what-if asks the claims again)
+            hidden.face_down_meets_no_goal(self, met)
+            self._claim_notes = notes
         if ungoals and met:
             # winning and losing at the same moment settles nothing: a tie, and play goes on
             key = frozenset(met) | {"ungoal"}
             if key != self._said_tie:
                 self._said_tie = key
-                self.say(f"The Ungoal {self.names(ungoals)} is met at the same moment as a Goal "
-                         f"({', '.join(sorted(met))}): winning and losing at once is no clear result, so it is handled "
-                         "like a tie: nobody wins, nobody loses, and play goes on until one player alone wins.",
+                who = "; ".join(f"{p} meets {self.names(goals)}" for p, goals in sorted(met.items()))
+                self.say(f"The Ungoal {self.names(ungoals)} is met at the same moment as a Goal ({who}): winning and "
+                         "losing at once is no clear result, so it is handled like a tie: nobody wins, nobody loses, "
+                         "and play goes on until one player alone wins.",
                          "goal-and-ungoal-met-together-game-goes-on", "rule-tie-game-continues", "rule-ungoal-all-lose")
             return
         if ungoals:
@@ -624,12 +664,17 @@ class Core:
         move = Move(card, src if src is not None else zone_of(st, card), dst, by, cause,
                     default_top(dst) if top is None else top)
         move = self.replaced(move)
+        if st.lasting and move.dst != move.src and hidden.shielded(self, move):
+            return move.instead(dst=move.src)           # (a player out of reach: it does not happen)
         riders = ([c for c, k in st.attachments.items() if k == move.card]
                   if st.attachments and move.src.kind == TABLE and move.dst != move.src else [])
         if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
             self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
             self._carry(move)
+        if (st.face_down and move.card in st.face_down and move.src.kind == TABLE and move.dst.kind == TABLE
+                and move.src.player != move.dst.player):
+            hidden.face_down_moved(self, move)
         if move.takes:
             # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
             assert move.src.player is not None and move.dst.player is not None
@@ -677,8 +722,11 @@ class Core:
                  "beamed-up-creeper-put-back-down")
 
     def _carry(self, move: Move) -> None:
-        """Make `move` (already past the replacement effects) on the table."""
+        """Make `move` (already past the replacement effects) on the table; the cards
+        lying under the card go along (`hidden.pile_goes_along`)."""
         st = self.state
+        if st.under and move.card in st.under:
+            hidden.pile_goes_along(self, move)
         st.move(move.card, zone_list(st, move.src), zone_list(st, move.dst), move.top)
 
     def replaced(self, move: Move) -> Move:
@@ -689,7 +737,7 @@ class Core:
         st = self.state
         defs = st.defs
         rules, front = self.answering("replace_move"), self.answering_in_front("replace_move")
-        own = "replace_move" in defs[move.card].impl.overridden
+        own = "replace_move" in defs[move.card].impl.overridden and move.card not in st.face_down
         variant = self.variant if self.variant.replaces_moves else None
         if not rules and not front and not own and variant is None:
             return move
@@ -697,7 +745,8 @@ class Core:
         used: set[int] = set()
         while True:
             candidates = asked + ([(move.card, st.owner_of_keeper(move.card))]
-                                  if "replace_move" in defs[move.card].impl.overridden else [])
+                                  if "replace_move" in defs[move.card].impl.overridden and move.card not in st.face_down
+                                  else [])
             for card, holder in candidates:
                 if card in used:
                     continue
@@ -747,6 +796,8 @@ class Core:
         applying, and the Goals are trimmed, before it lands), or straight there (the
         Goals trimmed after)."""
         st = self.state
+        if st.under and card in st.under:
+            hidden.pile_goes_along(self, to)
         src = zone_list(st, Zone(to.src.kind))
         if lift:
             st.move(card, src, st.resolving)
@@ -1153,9 +1204,14 @@ class Core:
         if not reach:
             holders = [p for p in st.players if p != player and any(defs[c].key == key for c in st.keepers[p])]
             if holders:
+                # (a card that changed hands took the cards lying under it along: they are out of reach too)
+                piled = [c for c in st.keepers[holders[0]] if defs[c].key == key and st.under.get(c)]
                 return None, Rejected(f"{d.name} is in front of {holders[0]}: a card's power is used by the player it "
-                                      f"is in front of, never by {player}", "keeper-power-usable-only-by-owner",
-                                      ("rule-keepers-in-play-for-goals-powers", "rule-in-play-definition"))
+                                      f"is in front of, never by {player}"
+                                      + (f"; the cards under it went with it, so {player} can no longer uncover or "
+                                         "use them" if piled else ""), "keeper-power-usable-only-by-owner",
+                                      ("rule-keepers-in-play-for-goals-powers", "rule-in-play-definition",
+                                       *(defs[piled[0]].impl.pile_rulings if piled else ())))
             return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
                                   "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
                                   ("rule-in-play-definition",))
@@ -1174,6 +1230,9 @@ class Core:
         impl = d.impl
         if not impl.free_action:
             return card, Rejected(f"{d.name} gives no free action to use")
+        if card in st.face_down:
+            return card, Rejected(f"{self.name(card)} lies face down: until it is turned up it is not in play for its "
+                                  "power", "face-down-keepers-count-for-keeper-limit")
         if player != st.active_player and not impl.off_turn:
             return card, Rejected(f"free actions are taken on your own turn, and a turn's chance to take them ends "
                                   f"when the next turn begins; it is {st.active_player}'s turn",
@@ -1203,7 +1262,8 @@ class Core:
         if player == st.active_player:
             st.free_used.append(card)
         self.open_game_action(USE, d.key, player)
-        self.open_window("use", card, player, before)
+        used = impl.used_card(self, card)       # (a real card kept under this one: its window is the one opened)
+        self.open_window("use", card if used is None else used, player, before, kept=used is not None)
         self.say(f"{player} uses {self.name(card)} (a free action: it is not a play).",
                  "rule-free-actions-anytime-not-plays")
         if player == st.active_player and st.phase == "play" and not st.temp_hands and not self.plays_left():
@@ -1284,7 +1344,7 @@ class Core:
         st = self.state
         for c in self.rule_cards() + st.keepers[player]:
             impl = st.defs[c].impl
-            if not impl.free_action or (impl.once_per_turn and c in st.free_used):
+            if not impl.free_action or (impl.once_per_turn and c in st.free_used) or c in st.face_down:
                 continue
             self.decisions.pause_blocked += 1
             try:
@@ -1344,7 +1404,7 @@ class Core:
         st.unseat(name)
         if name in st.eliminated:
             st.bring_back(name)
-        self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} cards).",
+        self.say(f"{name} drops out, discarding their hand and everything they had in play ({len(gone)} card{'s' if len(gone) != 1 else ''}).",
                  "rule-dropping-out")
         if nxt is not None:          # (the one who left was active) the turn passes to the next seat
             self.start_turn(nxt)
@@ -1448,7 +1508,7 @@ class Core:
 
     def next_player(self) -> str:
         st = self.state
-        if st.another_turn:
+        if st.another_turn and st.active_player not in st.eliminated:
             return st.active_player
         order = self.seat_order()
         return order[0] if order else st.active_player
@@ -1458,6 +1518,8 @@ class Core:
         complies with the limits, then the next player's turn starts."""
         st = self.state
         player = st.active_player
+        if st.face_out:
+            hidden.face_out_not_owed(self, player)
         st.phase = "ending"
         for frame in list(reversed(st.temp_hands)):
             self._close_frame(frame, turn_end=True)
@@ -1503,6 +1565,9 @@ class Core:
                 st.turns_in_a_row += 1
                 self.say(f"{player} takes another turn.")
             else:
+                if st.another_turn and player in st.eliminated:
+                    self.say(f"{player} is out of the game, so the extra turn owed to {player} is not taken: the "
+                             "seat is skipped.", "rule-danger-elimination", "eliminated-player-waits-for-a-full-round")
                 st.another_turn, st.turns_in_a_row, st.extra_turn_cards = 0, 1, []
         self.start_turn(nxt)
 
@@ -1517,7 +1582,7 @@ class Core:
         st.phase = "start"
         self.say(f"{player}'s turn begins.", "rule-play-clockwise")
         for k in list(st.keepers[player]):
-            if k in st.keepers[player]:
+            if k in st.keepers[player] and k not in st.face_down:
                 st.defs[k].impl.start_of_turn(self, k, player)
         for r in list(self.rule_cards()):
             if r in self.rule_cards():

@@ -282,6 +282,9 @@ def _where(engine: "Engine", step: "Step", card: str, zones_before: list[str] | 
         was = (f" (it was {_and([standing.zone_words(z) for z in zones_before])})"
                if zones_before else "")
         text = f"{card} ends up {places}{was}."
+    st = engine.state
+    if any(st.defs[c].name == card for c in st.face_down):
+        text += " It lies face down there."
     return Reply(WHERE, text, _step_lines(step), {"card": card, "zones": zones})
 
 

@@ -90,6 +90,9 @@ class Engine:
 
     def __init__(self, catalogue: Catalogue, state: State, core: Core | None = None):
         self.cat = catalogue
+        # the editions the table is played with (declared or inferred from its cards:
+        # Position.deck_editions): what an unseen card may be revealed as; None: any
+        self.editions: tuple[str, ...] | None = None
         self.core = core if core is not None else Core(catalogue, state)
         self.pending: Pending | None = None
         if state.goals_seen is None:
@@ -273,6 +276,9 @@ class Engine:
         except GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
             st = self.state
+            for c in list(st.resolving):      # (with the cards lying under them, if any)
+                if st.under.get(c):
+                    st.move_run(list(st.under[c]), st.pile(c), st.discard, top=True)
             st.move_run(list(st.resolving), st.resolving, st.discard, top=True)
             out = None
         except Rejected as rej:

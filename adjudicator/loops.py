@@ -25,7 +25,7 @@ def zones_key(st: State) -> tuple[object, ...]:
     return (tuple(tuple(st.hands[p]) for p in st.players), tuple(tuple(st.keepers[p]) for p in st.players),
             tuple(st.rules), tuple(st.meta_rules), tuple(st.goals), tuple(st.draw_pile), tuple(st.discard),
             tuple(st.resolving), tuple(st.removed), tuple(sorted(st.attachments.items())),
-            tuple(tuple(t.cards) for t in st.temp_hands))
+            tuple(tuple(t.cards) for t in st.temp_hands), tuple(sorted((c, tuple(v)) for c, v in st.under.items())))
 
 
 class EffectLoop:

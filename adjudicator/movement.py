@@ -16,6 +16,11 @@ What a move means is read off its zones: `leaves_play` (off a table, the rules o
 Goals), `discards`, `into_hand`, `takes` (a Keeper or Creeper off one player's table
 into another player's hand or table, by a player's card). The cards never name one
 another: a card that answers "taking" answers a taking by any card.
+
+The cards lying under a card in play (the Booty buried under the Treasure Map, the
+Action kept with Let's Keep Doing That) are a zone of their own, named by the card on
+top (`under(card)`): it is not in play, and it travels with that card (see
+`Core._pile_goes_along`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ HAND, TABLE, TEMP_HAND = "hand", "keepers", "temp_hand"
 RULES, META_RULES, GOALS = "rules", "meta_rules", "goals"
 DRAW_PILE, DISCARD, RESOLVING, REMOVED = "draw_pile", "discard", "resolving", "removed"
 RULES_PILE, RULES_DISCARD, SCORED = "rules_pile", "rules_discard", "scored"
+UNDER = "under"          # the cards lying under a card (Zone.card names the card on top)
 SHARED_ZONES = (RULES, META_RULES, GOALS, DRAW_PILE, DISCARD, RESOLVING, REMOVED, RULES_PILE, RULES_DISCARD, SCORED)
 IN_PLAY = frozenset({TABLE, RULES, META_RULES, GOALS})
 # piles are listed top first: a card put on one goes on top unless told otherwise
@@ -52,13 +58,16 @@ CAUSES = (EFFECT, LIMIT, CANCEL, FINISH, TURN, RULE, SETUP, EXCHANGE)
 class Zone(NamedTuple):
     """A zone of the table: `Zone("hand", "Ann")`, `Zone("discard")`. A temporary hand
     is its owner's innermost one unless `frame` (an index into `State.temp_hands`)
-    says which."""
+    says which; the cards under a card name that card (`card`, see `under`)."""
 
     kind: str
     player: str | None = None
     frame: int | None = None
+    card: int | None = None
 
     def __str__(self) -> str:
+        if self.kind == UNDER:
+            return f"under card {self.card}"
         return f"{self.player}.{self.kind}" if self.player is not None else self.kind
 
 
@@ -69,6 +78,11 @@ def hand(player: str) -> Zone:
 def table(player: str) -> Zone:
     """The Keepers and Creepers in front of `player`."""
     return Zone(TABLE, player)
+
+
+def under(card: int) -> Zone:
+    """The cards lying under `card` (a card in play, or in flight with it)."""
+    return Zone(UNDER, card=card)
 
 
 DISCARD_PILE = Zone(DISCARD)
@@ -133,6 +147,8 @@ def zone_list(st: State, zone: Zone) -> list[int]:
         if zone.frame is not None:
             return st.temp_hands[zone.frame].cards
         return next(t for t in reversed(st.temp_hands) if t.owner == zone.player).cards
+    if kind == UNDER:
+        return st.pile(zone.card)           # type: ignore[arg-type]
     zone_cards: list[int] = getattr(st, kind)
     return zone_cards
 
@@ -150,4 +166,7 @@ def zone_of(st: State, card: int) -> Zone:
     for i, frame in enumerate(st.temp_hands):
         if card in frame.cards:
             return Zone(TEMP_HAND, frame.owner, i)
+    for top, pile in st.under.items():
+        if card in pile:
+            return under(top)
     raise st.misplaced(card)

@@ -188,7 +188,8 @@ def _move(engine: Engine, ev: Event, reveal: bool = False) -> Move:
 
 def legal_moves(engine: Engine, editions: Iterable[str] | None = None, reveals: bool = True) -> list[MoveGroup]:
     """Everything the rules allow now, grouped; reveals of unseen cards included
-    (`editions`: only titles of these catalogues may be revealed)."""
+    (`editions`: only titles of these editions may be revealed; by default the
+    editions the table is played with, `engine.editions`)."""
     if engine.pending is not None:
         return answer_groups(engine)
     st = engine.state
@@ -219,7 +220,7 @@ def legal_moves(engine: Engine, editions: Iterable[str] | None = None, reveals: 
             group(("end_turn",), "End the turn", "end_turn", active).moves.append(_move(engine, ev))
     out = list(groups.values())
     if reveals:
-        out += reveal_groups(engine, editions)
+        out += reveal_groups(engine, editions if editions is not None else engine.editions)
     return out
 
 
@@ -267,7 +268,7 @@ def reveal_groups(engine: Engine, editions: Iterable[str] | None = None) -> list
     st = engine.state
     if engine.pending is not None:
         return []
-    cards = _revealable(engine, editions)
+    cards = _revealable(engine, editions if editions is not None else engine.editions)
     out: list[MoveGroup] = []
     if st.windows:
         for p in st.players:
@@ -352,4 +353,4 @@ def moves_after(sc: Scenario, seed: int = 0, editions: Iterable[str] | None = No
     verdict = replay(sc, seed)
     if verdict.engine is None:
         return verdict, []
-    return verdict, legal_moves(verdict.engine, editions if editions is not None else sc.editions)
+    return verdict, legal_moves(verdict.engine, editions)

@@ -18,6 +18,7 @@ import difflib
 import functools
 import re
 import unicodedata
+from typing import Callable
 
 from adjudicator.limits import MAX_NAME_CHARS, MAX_SUGGEST_CHARS
 
@@ -40,8 +41,10 @@ def _normalize(name: str) -> str:
 _normal_form = functools.lru_cache(maxsize=4096)(_normalize)
 
 
-def suggest(word: str, candidates: dict[str, str], limit: int = 3) -> list[str]:
-    """Nearest display names for `word`, given a map of normal form -> display name."""
+def suggest(word: str, candidates: dict[str, str], limit: int = 3,
+            first: Callable[[str], bool] | None = None) -> list[str]:
+    """Nearest display names for `word`, given a map of normal form -> display name;
+    those for which `first(normal form)` holds come before the others."""
     key = normalize(word[:MAX_SUGGEST_CHARS])   # bounded work, however long the word
     close = difflib.get_close_matches(key, list(candidates), n=limit * 3, cutoff=0.6)
     if not close:
@@ -49,6 +52,8 @@ def suggest(word: str, candidates: dict[str, str], limit: int = 3) -> list[str]:
         close = [k for k in candidates if any(
             difflib.SequenceMatcher(None, w, kw).ratio() > 0.8
             for w in key.split() for kw in k.split() if len(w) > 3)]
+    if first is not None:
+        close.sort(key=lambda k: not first(k))       # stable: nearest first within each side
     seen: list[str] = []
     for k in close:
         shown = candidates[k]

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 TABLE_KEYS = ["players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
               "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "rules_discard", "scored", "editions",
-              "attached"]
+              "attached", "under", "face_down", "face_out", "out_of_reach"]
 CENTRE_ZONES = ("rules", "meta_rules", "goals", "draw_pile", "discard", "rules_pile", "rules_discard", "scored")
 SOLO_ZONES = ("rules_pile", "rules_discard", "scored")
 PER_PLAYER = ("hands", "keepers")
@@ -97,6 +97,10 @@ class Code(StrEnum):
     ALREADY_WON = "already-won"
     OVER_LIMIT = "over-limit"              # a player whose turn it is not, over a Hand or Keeper Limit
     PLAYS_UNSEEN = "plays-unseen"
+    # our extensions (docs/scenario-format.md, "Cards under a card, face down, and players out of reach")
+    NOT_IN_PLAY = "not-in-play"            # a card said to lie face down, hold a pile... is not where that can be
+    CANNOT_HOLD = "cannot-hold"            # a card that cannot lie under that card
+    OUT_OF_REACH = "out-of-reach"          # `out_of_reach` that cannot be
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,10 @@ class CardRef:
     source: Source | None = None
 
 
+def _copy_name(ref: CardRef, copy: int | None) -> str:
+    return ref.card.name + (f" #{copy}" if copy is not None else "")
+
+
 def _line(source: Source | None) -> str:
     """" (line N)" when a file says where, else nothing (the editor has no lines)."""
     return f" (line {source.line})" if source is not None else ""
@@ -175,15 +183,16 @@ def split_entry(text: str) -> tuple[str, int, str | None]:
 
 
 def resolve_card(catalogue: Catalogue, name: str, editions: Iterable[str] | None,
-                 what: str) -> tuple[CardDef | None, Code | None, str]:
+                 what: str, prefer: Iterable[str] | None = None) -> tuple[CardDef | None, Code | None, str]:
     """The card a name names in these editions, or why there is none: (card, None, "")
-    or (None, code, message). `what` names the place for a deceptive name."""
+    or (None, code, message). `what` names the place for a deceptive name; `prefer`:
+    the table's editions, which a name of cards of several editions prefers."""
     if name.strip() != "?":
         problem = name_problem(name)
         if problem:
             return None, Code.BAD_NAME, f"{what}: {problem}"
     try:
-        return catalogue.resolve(name, editions), None, ""
+        return catalogue.resolve(name, editions, prefer), None, ""
     except UnknownName as exc:
         return None, Code.UNKNOWN_CARD, str(exc)
 
@@ -254,10 +263,19 @@ class Position:
     hands: dict[str, list[CardRef]] = field(default_factory=dict)
     keepers: dict[str, list[CardRef]] = field(default_factory=dict)
     attached: list[tuple[CardRef, CardRef]] = field(default_factory=list)
+    # our extensions: the cards lying under a card in play (the card named, with the copy
+    # number `NAME #K` gives, and the pile, top first), Keepers face down and cards held
+    # face-out (named, with their copy numbers), and players out of reach until their
+    # next turn with the card that put them there (extensions, docs/scenario-format.md)
+    under: list[tuple[CardRef, int | None, list[CardRef]]] = field(default_factory=list)
+    face_down: list[tuple[CardRef, int | None]] = field(default_factory=list)
+    face_out: list[tuple[CardRef, int | None]] = field(default_factory=list)
+    out_of_reach: list[tuple[str, CardRef]] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
     solo: bool = False
     deal: bool = False
-    editions: list[str] | None = None
+    editions: list[str] | None = None                           # as declared (`editions:`)
+    inferred: tuple[str, ...] | None = None                     # the editions its cards come from
     places: dict[str, Source] = field(default_factory=dict)    # table key -> where its value was written
     reading: list[PositionProblem] = field(default_factory=list)
 
@@ -278,11 +296,18 @@ class Position:
         except InputError as exc:
             raise InputError(exc.message, exc.path or None) from None
 
+    @property
+    def deck_editions(self) -> tuple[str, ...] | None:
+        """The editions this table is played with: those declared, else those its cards
+        come from (`adjudicator.editions.table_editions`); None: any."""
+        return tuple(self.editions) if self.editions else self.inferred
+
     # -- views
     def zones(self) -> list[list[CardRef]]:
         """Every zone's cards: the centre, then each hand, then each player's Keepers."""
         return [self.rules, self.meta_rules, self.goals, self.draw_pile, self.discard, self.rules_pile,
-                self.rules_discard, self.scored, *self.hands.values(), *self.keepers.values()]
+                self.rules_discard, self.scored, *self.hands.values(), *self.keepers.values(),
+                *(pile for _, _, pile in self.under)]
 
     def card_count(self) -> int:
         return sum(len(z) for z in self.zones())
@@ -297,7 +322,7 @@ class Position:
         """The reasons the rules could never reach this table, as read. Whether exactly
         one player already meets a Goal is asked only of an otherwise sound table."""
         out = [*self._rule_problems(), *self._zone_problems(), *self._attachment_problems(),
-               *self._solo_problems()]
+               *self._solo_problems(), *self._hidden_problems()]
         if not out and not self.reading and not self.solo and not self.deal:
             out.extend(self._limit_problems())
             out.extend(self._winner_problems())
@@ -317,8 +342,12 @@ class Position:
         by_slot: dict[str, CardRef] = {}
         for i, ref in enumerate(self.rules):
             if ref.card.type != RULE:
-                out.append(self._at(ref, Code.NOT_A_RULE, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, "
-                                                          "not a New Rule; it cannot stand among the rules"))
+                if not ref.card.impl.stays_as_rule:     # (an Action staying in play as a rule may)
+                    out.append(self._at(ref, Code.NOT_A_RULE, f"{ref.card.name} is a {ref.card.type.replace('_', ' ')}, "
+                                                              "not a New Rule; it cannot stand among the rules"))
+                elif any(r.card.key == ref.card.key for r in self.rules[:i]):
+                    out.append(self._at(ref, Code.SAME_RULE, f"{ref.card.name} is in play twice: the newer copy would "
+                                                             "have replaced the older, so only one can be in play"))
                 continue
             twin = next((r for r in self.rules[:i] if r.card.type == RULE and graph.same_job(r.card.key, ref.card.key)),
                         None)
@@ -414,6 +443,79 @@ class Position:
                                         f"`attached: {{{ref.card.name}: {sorted(fits)[0]}}}`"))
         return out
 
+    def in_reading_order(self) -> list[tuple[str, CardRef]]:
+        """Every card of the table with its zone, in the order the scenario format
+        reads it to count copies (format 1.2, item 1), the cards lying under a card
+        last (`reading_order`)."""
+        out: list[tuple[str, CardRef]] = [("rules", r) for r in self.rules]
+        out += [("meta_rules", r) for r in self.meta_rules] + [("goals", r) for r in self.goals]
+        for p in self.players:
+            out += [(f"keepers.{p}", r) for r in self.keepers.get(p, [])]
+            out += [(f"hands.{p}", r) for r in self.hands.get(p, [])]
+        for key in ("draw_pile", "discard", "rules_pile", "rules_discard", "scored"):
+            out += [(key, r) for r in getattr(self, key)]
+        for _, _, pile in self.under:
+            out += [("under", r) for r in pile]
+        return out
+
+    def find(self, ref: CardRef, copy: int | None, zones: tuple[str, ...] = ()) -> CardRef | None:
+        """The card of the table that `ref` names (the `copy`-th copy of its title in
+        the reading order, or the first one in one of `zones`, zone names or their
+        prefixes `keepers.`/`hands.`), or None."""
+        same = [(zone, r) for zone, r in self.in_reading_order() if r.card.key == ref.card.key]
+        if copy is not None:
+            found = same[copy - 1] if 1 <= copy <= len(same) else None
+            return found[1] if found is not None and (not zones or found[0].startswith(zones)) else None
+        return next((r for zone, r in same if not zones or zone.startswith(zones)), None)
+
+    def _hidden_problems(self) -> list[PositionProblem]:
+        """`table.under`, `face_down`, `face_out` and `out_of_reach` (our extensions):
+        a pile lies under a card in play that can hold those cards; a face-down card
+        is a Keeper in front of a player, a face-out card is in a hand; a player out
+        of reach is not the one whose turn it is, and is there by a card on the table
+        that leaves that effect."""
+        out: list[PositionProblem] = []
+        tops: set[int] = set()
+        for top, copy, pile in self.under:
+            found = self.find(top, copy, ("keepers.", "rules", "meta_rules"))
+            if found is None:
+                out.append(self._at(top, Code.NOT_IN_PLAY, f"under: {_copy_name(top, copy)} is not in play: the cards "
+                                                           "under a card lie under one in front of a player or "
+                                                           "among the rules"))
+                continue
+            if id(found) in tops:
+                out.append(self._at(top, Code.NOT_IN_PLAY, f"under: the cards under {_copy_name(top, copy)} are "
+                                                           "listed twice; list them once"))
+            tops.add(id(found))
+            for ref in pile:
+                if not found.card.impl.can_hold(found.card, ref.card):
+                    out.append(self._at(ref, Code.CANNOT_HOLD,
+                                        f"{ref.card.name} cannot lie under {found.card.name}"
+                                        + (": name the card instead of '?'" if ref.card.type == "unknown" else "")))
+        for what, refs, zones, kinds in (("face_down", self.face_down, ("keepers.",), (KEEPER,)),
+                                         ("face_out", self.face_out, ("hands.",), ())):
+            seen: set[int] = set()
+            for ref, copy in refs:
+                found = self.find(ref, copy, zones)
+                where = "a Keeper in front of a player" if what == "face_down" else "a card in a player's hand"
+                if found is None or (kinds and found.card.type not in kinds):
+                    out.append(self._at(ref, Code.NOT_IN_PLAY, f"{what}: {_copy_name(ref, copy)} is not {where}"))
+                elif id(found) in seen:
+                    out.append(self._at(ref, Code.NOT_IN_PLAY, f"{what}: {_copy_name(ref, copy)} is listed twice"))
+                seen.add(id(found))
+        for player, ref in self.out_of_reach:
+            if player == self.turn:
+                out.append(self._at(ref, Code.OUT_OF_REACH,
+                                    f"out_of_reach: {player} cannot be out of reach on {player}'s own turn: it lasts "
+                                    f"until {player}'s next turn begins"))
+            elif "out_of_reach" not in ref.card.impl.lasting_effects(ref.card):
+                out.append(self._at(ref, Code.OUT_OF_REACH, f"out_of_reach: {ref.card.name} puts nobody out of reach"))
+            elif self.find(ref, None) is None:
+                out.append(self._at(ref, Code.OUT_OF_REACH,
+                                    f"out_of_reach: {ref.card.name} is nowhere on the table; list the copy that put "
+                                    f"{player} out of reach where it is now (once played, the discard pile)"))
+        return out
+
     def _solo_problems(self) -> list[PositionProblem]:
         out: list[PositionProblem] = []
         if self.solo:
@@ -490,12 +592,14 @@ class Position:
         from adjudicator.state import Rng, State
 
         defs: list[CardDef] = []
+        copy_of: dict[int, int] = {}       # id(CardRef) -> its copy id
 
         def make(refs: list[CardRef]) -> list[int]:
             ids = []
             for ref in refs:
                 defs.append(ref.card)
                 ids.append(len(defs) - 1)
+                copy_of[id(ref)] = ids[-1]
             return ids
 
         players = list(self.players)
@@ -514,6 +618,17 @@ class Position:
         st.active = players.index(self.turn) if self.turn in players else 0
         st.played = self.played
         st.attachments = self.attachments(st)
+        # our extensions: piles under cards, cards face down or face-out, players out of reach
+        for top, copy, pile in self.under:
+            found = self.find(top, copy, ("keepers.", "rules", "meta_rules"))
+            if found is not None and id(found) in copy_of:
+                st.under[copy_of[id(found)]] = make(pile)
+        st.face_down = frozenset(copy_of[id(f)] for f in (self.find(r, k, ("keepers.",)) for r, k in self.face_down)
+                                 if f is not None)
+        st.face_out = frozenset(copy_of[id(f)] for f in (self.find(r, k, ("hands.",)) for r, k in self.face_out)
+                                if f is not None)
+        st.lasting = tuple((p, "out_of_reach", copy_of[id(f)]) for p, f in
+                           ((p, self.find(r, None)) for p, r in self.out_of_reach) if f is not None)
         st.rng = Rng(seed)
         st.number_copies(self.reading_order(st))
         return st
@@ -525,7 +640,10 @@ class Position:
         order = [*st.rules, *st.meta_rules, *st.goals]
         for p in st.players:
             order += st.keepers[p] + st.hands[p]
-        return order + [*st.draw_pile, *st.discard, *st.rules_pile, *st.rules_discard, *st.scored]
+        order += [*st.draw_pile, *st.discard, *st.rules_pile, *st.rules_discard, *st.scored]
+        for pile in st.under.values():      # (our extension: the cards under a card come last)
+            order += pile
+        return order
 
     def attachments(self, st: "State") -> dict[int, int]:
         """Creeper copy -> Keeper copy: the pairs `table.attached` names, and every other
@@ -594,6 +712,9 @@ class _TableReader:
                 else:
                     self.problem(n, Code.UNKNOWN_EDITION, f"unknown edition {clip(ed)!r} (one of {', '.join(EDITIONS)})",
                                  "editions", i)
+        if not pos.editions:
+            pos.inferred = self.infer(table)
+        prefer = pos.inferred
         players_node = table["players"]
         seats = players_node.as_seq("table.players")
         pos.players = [n.as_str("a player name") for n in seats]
@@ -616,7 +737,7 @@ class _TableReader:
         pos.played = table["played"].as_int("table.played", 0, 1000) if "played" in table else 0
         for key in CENTRE_ZONES:
             if key in table:
-                setattr(pos, key, self.cards(table[key], key, f"table.{key}", pos.editions))
+                setattr(pos, key, self.cards(table[key], key, f"table.{key}", pos.editions, prefer))
         for key in PER_PLAYER:
             per: dict[str, list[CardRef]] = {p: [] for p in pos.players}
             if key in table:
@@ -627,16 +748,17 @@ class _TableReader:
                         cards.as_seq(f"table.{key}.{who}")
                         continue
                     what = f"{p}.{'hand' if key == 'hands' else 'keepers'}"
-                    per[p] = self.cards(cards, f"{key}.{p}", what, pos.editions)
+                    per[p] = self.cards(cards, f"{key}.{p}", what, pos.editions, prefer)
             setattr(pos, key, per)
         if "attached" in table:
             node = table["attached"]
             for i, (name, keeper) in enumerate(node.as_map("table.attached").items()):
                 key_node = node.key_nodes[name]
-                creeper_ref = self.card(key_node, "an attached Creeper", "attached", i, pos.editions)
-                keeper_ref = self.card(keeper, "the Keeper it is attached to", "attached", i, pos.editions)
+                creeper_ref = self.card(key_node, "an attached Creeper", "attached", i, pos.editions, prefer)
+                keeper_ref = self.card(keeper, "the Keeper it is attached to", "attached", i, pos.editions, prefer)
                 if creeper_ref is not None and keeper_ref is not None:
                     pos.attached.append((creeper_ref, keeper_ref))
+        self.read_hidden(table, pos)
         if "eliminated" in table:
             for i, n in enumerate(table["eliminated"].as_seq("table.eliminated")):
                 p = self.player(n, pos.players, "table.eliminated", "eliminated", i)
@@ -654,6 +776,42 @@ class _TableReader:
         pos.reading = self.problems
         return pos
 
+    def read_hidden(self, table: dict[str, Node], pos: Position) -> None:
+        """Our extensions: `under: {CARD: [cards under it, top first]}`, `face_down:
+        [Keepers]`, `face_out: [cards in hands]`, `out_of_reach: {PLAYER: CARD}`; a
+        card in play is named `NAME #K` where the table holds several copies."""
+        if "under" in table:
+            node = table["under"]
+            for i, (name, pile) in enumerate(node.as_map("table.under").items()):
+                top = self.named(node.key_nodes[name], "a card with cards under it", "under", i, pos.editions)
+                cards = self.cards(pile, f"under.{name}", f"the cards under {name}", pos.editions)
+                if top is not None:
+                    pos.under.append((top[0], top[1], cards))
+        for key in ("face_down", "face_out"):
+            if key in table:
+                for i, n in enumerate(table[key].as_seq(f"table.{key}")):
+                    named = self.named(n, f"a card in table.{key}", key, i, pos.editions)
+                    if named is not None:
+                        getattr(pos, key).append(named)
+        if "out_of_reach" in table:
+            node = table["out_of_reach"]
+            for i, (who, card) in enumerate(node.as_map("table.out_of_reach").items()):
+                p = self.player(node.key_nodes[who], pos.players, "table.out_of_reach", "out_of_reach", i)
+                source = self.card(card, "the card that put the player out of reach", "out_of_reach", i, pos.editions)
+                if p is not None and source is not None:
+                    pos.out_of_reach.append((p, source))
+
+    def named(self, node: Node, what: str, zone: str, index: int,
+              editions: list[str] | None) -> tuple[CardRef, int | None] | None:
+        """A card named to say something of it (`NAME` or `NAME #K`, the K-th copy)."""
+        name, copy = split_copy(node.as_str(what))
+        card, code, message = resolve_card(self.cat, name, editions, what)
+        if card is None:
+            assert code is not None
+            self.problem(node, code, message, zone, index)
+            return None
+        return CardRef(card, zone, index, source_of(node)), copy
+
     def player(self, node: Node, players: list[str], what: str, zone: str, index: int | None = None) -> str | None:
         name = node.as_str(what)
         p = find_player(name, players)
@@ -661,16 +819,50 @@ class _TableReader:
             self.problem(node, Code.NO_SUCH_PLAYER, no_such_player(what, name, players), zone, index)
         return p
 
-    def card(self, node: Node, what: str, zone: str, index: int, editions: list[str] | None) -> CardRef | None:
+    def infer(self, table: dict[str, Node]) -> tuple[str, ...] | None:
+        """The editions of the table's cards named without doubt (one card each), before
+        the table is read: what a name of cards of several editions then prefers."""
+        found: list[CardDef] = []
+
+        def take(text: Any) -> None:
+            if isinstance(text, str):
+                card = self.cat.find(split_entry(text)[0])
+                if card is not None:
+                    found.append(card)
+
+        def names(node: Node | None) -> None:
+            if node is not None and isinstance(node.value, list):
+                for item in node.value:
+                    take(item.value)
+
+        for key in CENTRE_ZONES:
+            names(table.get(key))
+        for key in PER_PLAYER:
+            node = table.get(key)
+            if node is not None and isinstance(node.value, dict):
+                for cards in node.value.values():
+                    names(cards)
+        node = table.get("attached")
+        if node is not None and isinstance(node.value, dict):
+            for name, keeper in node.value.items():
+                take(name)
+                take(keeper.value)
+        from adjudicator.editions import table_editions
+
+        return table_editions(found)
+
+    def card(self, node: Node, what: str, zone: str, index: int, editions: list[str] | None,
+             prefer: tuple[str, ...] | None = None) -> CardRef | None:
         name = node.as_str(what)
-        card, code, message = resolve_card(self.cat, name, editions, what)
+        card, code, message = resolve_card(self.cat, name, editions, what, prefer)
         if card is None:
             assert code is not None
             self.problem(node, code, message, zone, index)
             return None
         return CardRef(card, zone, index, source_of(node))
 
-    def cards(self, node: Node, zone: str, what: str, editions: list[str] | None) -> list[CardRef]:
+    def cards(self, node: Node, zone: str, what: str, editions: list[str] | None,
+              prefer: tuple[str, ...] | None = None) -> list[CardRef]:
         """A zone's list: "NAME xN" is N copies, "?" an unseen card."""
         out: list[CardRef] = []
         for i, item in enumerate(node.as_seq(what)):
@@ -692,7 +884,7 @@ class _TableReader:
                              f"the table would hold more than {MAX_TABLE_CARDS:,} cards (copies and `? xN` counted); "
                              f"a table holds at most {MAX_TABLE_CARDS:,}", zone, i)
                 continue
-            card, code, message = resolve_card(self.cat, name, editions, f"a card in {what}")
+            card, code, message = resolve_card(self.cat, name, editions, f"a card in {what}", prefer)
             if card is None:
                 assert code is not None
                 self.problem(item, code, message, zone, i)

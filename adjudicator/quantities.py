@@ -6,6 +6,12 @@ limits, Goal slots) are kept per face-up table (`Figures.face_up`): a draw, a
 discard or a play of an Action leaves them as they were, and they are not worked out
 again until a rule, a Keeper or the turn changes. Every printed number goes through
 `num`, the one place Inflation acts.
+
+The cards lying under a card (`State.under`) are not in play: no figure reads them,
+so a pile counts as the card on top (the Keeper count, the Goals). A Keeper lying face
+down counts toward a Keeper Limit (`keeper_count`) but has no power and meets no Goal
+(`showing` leaves it out of the holdings, the powers and the hooks asked in front); a
+card held face-out is not owed under Play All (`plays_left`).
 """
 
 from __future__ import annotations
@@ -112,13 +118,14 @@ class Figures:
         slots) may read: the rules and Meta Rules in order, every player's Keepers and
         Creepers and what is attached to what, the players still in, whose turn it is,
         whether it began with an empty hand, and the bonuses the table granted this
-        turn. Two tables alike in these have the same figures."""
+        turn, and which Keepers lie face down. Two tables alike in these have the same
+        figures."""
         st = self.core.state
         keepers = st.keepers
         return (tuple(st.rules), tuple(st.meta_rules), st.basic, tuple(st.players),
                 tuple([tuple(keepers[p]) for p in st.players]),
                 tuple(st.attachments.items()) if st.attachments else (), tuple(st.eliminated),
-                st.active, st.started_empty, tuple(st.claims))
+                st.active, st.started_empty, tuple(st.claims), st.face_down)
 
     def _figures_here(self) -> dict[Any, Any]:
         """The figures kept for the face-up table as it is now, which the table then
@@ -233,8 +240,11 @@ class Figures:
         defs = st.defs
         keepers = st.keepers
         front: dict[str, list[tuple[str, int]]] = {}
+        down = st.face_down
         for p in self.seat_order():
             for k in keepers[p]:
+                if down and k in down:        # (no power until turned up)
+                    continue
                 for hook in defs[k].impl.overridden:
                     front.setdefault(hook, []).append((p, k))
         return {hook: tuple(pairs) for hook, pairs in front.items()}
@@ -247,7 +257,20 @@ class Figures:
         defs = st.defs
         if player is None:
             return [r for r in st.rules + st.meta_rules if effect in defs[r].impl.effects]
-        return [k for k in st.keepers[player] if effect in defs[k].impl.effects and defs[k].impl.power_active(e, k)]
+        cards = [k for k in self.showing(player) if effect in defs[k].impl.effects and defs[k].impl.power_active(e, k)]
+        if st.lasting:        # (what a card left on the player until their next turn)
+            cards += [c for p, what, c in st.lasting if p == player and what == effect]
+        return cards
+
+    def showing(self, player: str) -> list[int]:
+        """The cards in front of `player` that are in play for powers and Goals: all
+        of them but the Keepers lying face down (which still count toward a Keeper
+        Limit: `keeper_count`). Not to be changed."""
+        st = self.core.state
+        mine = st.keepers[player]
+        if not st.face_down:
+            return mine
+        return [k for k in mine if k not in st.face_down]
 
     @_per_rules
     def ruled(self, hook: str) -> Any:
@@ -269,7 +292,7 @@ class Figures:
         whose mechanic answers that question)."""
         st, e = self.core.state, self.e
         defs = st.defs
-        return [k for k in st.keepers[player] if (hook is None or hook in defs[k].impl.overridden)
+        return [k for k in self.showing(player) if (hook is None or hook in defs[k].impl.overridden)
                 and defs[k].impl.power_active(e, k)]
 
     def _bonus(self, hook: str, player: str) -> int:
@@ -323,6 +346,8 @@ class Figures:
         kind, value = self.play_quota(player)
         if kind == "n":
             return max(0, min(value - st.played, hand))
+        if st.face_out:       # (cards held face-out are already played: Play All does not reach them)
+            hand -= sum(1 for c in st.hands[player] if c in st.face_out)
         return max(0, hand - value)
 
     def plays_left_label(self) -> int | str:
@@ -330,7 +355,7 @@ class Figures:
         st = self.core.state
         if not st.temp_hands and st.phase == "play" and not st.game_over:
             kind, value = self.play_quota(st.active_player)
-            if kind == "all_but" and value == 0 and st.hands[st.active_player]:
+            if kind == "all_but" and value == 0 and self.plays_left():
                 return "all"
         return self.plays_left()
 
@@ -363,9 +388,10 @@ class Figures:
         tags written `tag:NAME` (what Goals ask for). Not to be changed."""
         st = self.core.state
         defs = st.defs
-        keepers = st.keepers
-        return {p: frozenset().union(*[defs[k].marks for k in keepers[p]]) for p in st.players}
+        return {p: frozenset().union(*[defs[k].marks for k in self.showing(p)]) for p in st.players}
 
     def keeper_count(self, player: str) -> int:
+        """The Keepers in front of `player`, as a Keeper Limit counts them: face-down ones
+        included, the cards under a card not (they count as the card on top)."""
         st = self.core.state
         return sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER)

@@ -24,6 +24,14 @@ def compact_table(table: dict) -> str:
         if table.get("temp_hands", {}).get(p) is not None:
             line += f", temporary hand [{', '.join(table['temp_hands'][p])}]"
         parts.append(line)
+    for top, pile in table.get("under", {}).items():
+        parts.append(f"under {top}: [{', '.join(pile)}]")
+    if table.get("face_down"):
+        parts.append(f"face down: {', '.join(table['face_down'])}")
+    if table.get("face_out"):
+        parts.append(f"held face-out: {', '.join(table['face_out'])}")
+    for p, effect, card in table.get("lasting", []):
+        parts.append(f"{p}: {effect.replace('_', ' ')} until {p}'s next turn ({card})")
     parts.append(f"draw pile {table['draw_pile']} cards; discard [{', '.join(table['discard'])}]")
     return "\n      ".join(parts)
 

@@ -196,6 +196,7 @@ def start_engine(sc: Scenario, seed: int = 0) -> tuple[Engine, Step]:
     """The engine at the scenario's position, and the set-up step that explains it."""
     state = build_state(sc, seed)
     engine = Engine(sc.catalogue, state)
+    engine.editions = sc.position.deck_editions
     engine.core.log.entries = []
     st = engine.state
     st.two_player = len(st.players) == 2

@@ -72,10 +72,10 @@ class Windows:
         del st.history[:-KEPT]
 
     def open_window(self, kind: str, card: int, player: str, before: State, counted: bool = False,
-                    in_temp: bool = False) -> Window:
+                    in_temp: bool = False, kept: bool = False) -> Window:
         st = self.core.state
         w = Window(kind, card, player, st.defs[card].type if kind != "surprise" else SURPRISE, before, st.serial,
-                   counted=counted, in_temp=in_temp)
+                   counted=counted, in_temp=in_temp, kept=kept)
         st.windows.append(w)
         return w
 
@@ -233,7 +233,7 @@ class Windows:
         what = "Surprise" if counter else {"keeper": "Keeper", "goal": "Goal", "rule": "New Rule", "surprise": "Surprise",
                                                              "action": "Action"}.get(victim.type, victim.type)
         if target.kind == "use":
-            what = "free action"
+            what = f"use of {victim.name}" if target.kept else "free action"
         self.core.say(f"{player} plays {d.name} against {target.by}'s {victim.name} ({reason}): the {what} is canceled as "
                  "though it had never been played.", *cites)
         if counter:
@@ -246,6 +246,8 @@ class Windows:
                          f"({self.resume.decision.describe()}): none of it happens.",
                          "surprise-cancel-rule-for-everyone" if victim.type == "rule" else "random-tax-surprise-timing")
             surprise_side(d).cancel(self.core, card, target, player)
+            if target.kept:
+                self._kept_card_stays(target)
             if target.counted and target.by == st.active_player:
                 self.core.say(f"The play {target.by} spent on {victim.name} stays spent, and no other card replaces it.",
                          "canceled-play-not-replaced", "canceled-card-lost-play-used")
@@ -265,6 +267,17 @@ class Windows:
         if now.winner and not st.winner:
             self.core.say(f"{now.winner}'s win is undone: the Surprise came in time, so nobody has won and play goes on.",
                      "surprise-can-stop-win")
+
+    def _kept_card_stays(self, target: Window) -> None:
+        """A canceled use of a card kept under another (the Action kept with Let's Keep
+        Doing That) leaves that card where it lies: it is not discarded, and the use
+        is spent for the turn."""
+        st = self.core.state
+        top = next((t for t, pile in st.under.items() if target.card in pile), None)
+        if top is None:
+            return
+        self.core.say(f"{self.core.name(target.card)} is not discarded: it stays under {self.core.name(top)}, and "
+                      "this use of it is spent for the turn.", *st.defs[top].impl.use_canceled_rulings)
 
     def _finish_interrupted(self, target: Window, uses: list[Window]) -> None:
         """The canceled card was played by an Action still being carried out (Scavenger,

@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator import share, strictyaml
 from adjudicator.catalogue import Catalogue, CardDef, UnknownName, default_catalogue, EDITIONS
+from adjudicator.decisions import KINDS
 from adjudicator.errors import InputError
 from adjudicator.events import Event
 from adjudicator.limits import MAX_CARD_REFS, MAX_COPIES, MAX_EVENTS, MAX_NAME_CHARS
@@ -291,13 +292,15 @@ class _Reader:
     """Card names outside the table (reshuffle, events, expectations), refused at the
     first that names no card; the table itself is read by Position."""
 
-    def __init__(self, catalogue: Catalogue, editions: list[str] | None, named: int = 0):
+    def __init__(self, catalogue: Catalogue, editions: list[str] | None, named: int = 0,
+                 prefer: tuple[str, ...] | None = None):
         self.cat = catalogue
         self.editions = editions
+        self.prefer = prefer      # the table's editions (a name of several editions' cards prefers them)
         self.named = named        # cards named so far (the table's included), copies counted
 
     def card(self, node: Node, what: str = "card") -> CardDef:
-        card, _, message = resolve_card(self.cat, node.as_str(what), self.editions, what)
+        card, _, message = resolve_card(self.cat, node.as_str(what), self.editions, what, self.prefer)
         if card is None:
             raise node.error(message)
         return card
@@ -399,7 +402,7 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
                 spec["by"] = _player(pend["by"], players, "pending.by")
             if "choice" in pend:
                 choice = pend["choice"].as_str("pending.choice")
-                allowed = ("discard", "discard_keepers", "card", "cards", "player", "deal", "yes_no", "number", "table", "random")
+                allowed = (*KINDS, "random")
                 if choice not in allowed:
                     raise pend["choice"].error(f"unknown decision kind {clip(choice)!r} (one of {', '.join(allowed)})")
                 spec["choice"] = choice
@@ -414,7 +417,7 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
         elif key == "zones":
             zones = {}
             for zname, spec_node in value.as_map("zones").items():
-                zkey = _zone_name(fields["zones"].key_nodes[zname], zname, players)
+                zkey = _zone_name(fields["zones"].key_nodes[zname], zname, players, reader)
                 if spec_node.is_seq():
                     zones[zkey] = {"exactly": [c.card for c in reader.cards(spec_node, zname)]}
                 else:
@@ -432,9 +435,14 @@ def _expectation(node: Node, reader: _Reader, players: list[str], where: str) ->
     return Expectation(values, fields, node.line)
 
 
-def _zone_name(node: Node, name: str, players: list[str]) -> str:
+def _zone_name(node: Node, name: str, players: list[str], reader: _Reader | None = None) -> str:
     if name in GLOBAL_ZONES:
         return name
+    if "." in name and reader is not None and name.rpartition(".")[2] == "under":
+        # our extension: the cards lying under a card in play, `CARD.under` (`CARD #K` for one copy)
+        card, copy = reader.card_copy(Node(name.rpartition(".")[0], node.line, node.col, node.path),
+                                      "the card in a zone CARD.under")
+        return f"{card.name}{f' #{copy}' if copy is not None else ''}.under"
     if "." in name:
         who, _, zone = name.rpartition(".")
         if zone in ZONE_NAMES:
@@ -442,7 +450,8 @@ def _zone_name(node: Node, name: str, players: list[str]) -> str:
                 if p == who or p.lower() == who.lower():
                     return f"{p}.{zone}"
             raise node.error(f"zone {clip(name)!r} names no player (players: {', '.join(players)})")
-    raise node.error(f"unknown zone {clip(name)!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, " + ", ".join(GLOBAL_ZONES))
+    raise node.error(f"unknown zone {clip(name)!r}: use NAME.hand, NAME.keepers, NAME.temp_hand, CARD.under, "
+                     + ", ".join(GLOBAL_ZONES))
 
 
 def _player(node: Node, players: list[str], what: str) -> str:
@@ -492,7 +501,7 @@ def parse_scenario(root: Node | None, path: str, catalogue: Catalogue | None = N
                   declared=declared)
     _refuse(pos.reading)
     players = pos.players
-    reader = _Reader(catalogue, pos.editions, named=named + pos.card_count())
+    reader = _Reader(catalogue, pos.editions, named=named + pos.card_count(), prefer=pos.deck_editions)
     if "reshuffle" in top:
         sc.reshuffle = [c.card.key for c in reader.cards(top["reshuffle"], "reshuffle")]
     _refuse(pos.judge())

@@ -396,7 +396,7 @@ def zone_words(zone: str) -> str:
     who, _, kind = zone.rpartition(".")
     if who:
         return {"hand": f"in {who}'s hand", "keepers": f"in front of {who}",
-                "temp_hand": f"in {who}'s temporary hand"}.get(kind, zone)
+                "temp_hand": f"in {who}'s temporary hand", "under": f"under {who}"}.get(kind, zone)
     return ZONE_WORDS.get(zone, zone)
 
 

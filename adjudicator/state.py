@@ -6,8 +6,9 @@ lists with the top card first. Only facts are stored here: quantities such as pl
 left or the Hand Limit are derived on demand by `adjudicator.quantities`.
 
 Cards move only through the primitives at the end of `State` (`move`, `move_run`,
-`pass_zones`, `shuffle_zone`, `relabel`, `attach` and `detach`, and the ones that
-open and close a player's or a temporary hand's zones): each checks that the cards are where the caller says,
+`pass_zones`, `shuffle_zone`, `relabel`, `attach` and `detach`, `turn` (a card face
+down or face-out), and the ones that open and close a player's or a temporary hand's
+zones, and the pile under a card): each checks that the cards are where the caller says,
 so no card is ever lost or doubled, and counts the change in `State.moves`. The rules
 core builds on them the moves that fire hooks (`Core.place_in_front`,
 `Core.remove_rule`, `Core.move_to`...). tests/test_card_moves.py finds any other edit
@@ -105,6 +106,8 @@ class Window:
     target: "Window | None" = None  # for a Surprise: the window it answered
     shown: bool = False           # its effect has been carried out and shown (cards taken at random and seen)
     resume: Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)
+    kept: bool = False            # a use of a real card kept under the one granting it (an Action kept with Let's
+                                  # Keep Doing That): a Surprise against that kind of card may answer it
 
 
 @dataclass
@@ -131,6 +134,14 @@ class State:
     waiting: dict[str, list[str]] = field(default_factory=dict)  # eliminated -> players who completed a turn since
     knocked_in: dict[str, int] = field(default_factory=dict)     # eliminated -> the turn (number) that knocked them out
     secrets: dict[int, str] = field(default_factory=dict)        # Secret -> the hand it was in at the last checkpoint
+    # the cards lying under a card in play (the Treasure Map's Booty, the Action kept with
+    # Let's Keep Doing That), top first: not in play, and they travel with that card
+    under: dict[int, list[int]] = field(default_factory=dict)
+    face_down: frozenset[int] = frozenset()   # Keepers lying face down in front of their holder (Camouflage)
+    face_out: frozenset[int] = frozenset()    # cards held face-out in a hand, already played (a worn Magic Ring)
+    # effects a card left on a player until that player's next turn begins:
+    # (player, effect of mechanics.base.EFFECTS, the card that left it)
+    lasting: tuple[tuple[str, str, int], ...] = ()
     goals_seen: frozenset[int] | None = None                     # the Goals in play at the last checkpoint
     two_player: bool = False                                     # the game started with two players
     questions: int = 0                                           # trivia questions asked this turn
@@ -226,6 +237,10 @@ class State:
         c.waiting = {p: list(v) for p, v in self.waiting.items()}
         c.knocked_in = dict(self.knocked_in)
         c.secrets = dict(self.secrets)
+        c.under = {top: list(pile) for top, pile in self.under.items()}
+        c.face_down = self.face_down
+        c.face_out = self.face_out
+        c.lasting = self.lasting
         c.goals_seen = self.goals_seen
         c.two_player = self.two_player
         c.questions = self.questions
@@ -280,6 +295,10 @@ class State:
         c.waiting = self.waiting
         c.knocked_in = self.knocked_in
         c.secrets = self.secrets
+        c.under = self.under
+        c.face_down = self.face_down
+        c.face_out = self.face_out
+        c.lasting = self.lasting
         c.goals_seen = self.goals_seen
         c.two_player = self.two_player
         c.questions = self.questions
@@ -347,6 +366,8 @@ class State:
                      draw_pile=self.draw_pile, discard=self.discard, removed=self.removed,
                      resolving=self.resolving, rules_pile=self.rules_pile, rules_discard=self.rules_discard,
                      scored=self.scored)
+        for top, pile in self.under.items():
+            zones[f"{self.label(top)}.under"] = pile
         return zones
 
     def every_card(self) -> list[int]:
@@ -355,6 +376,8 @@ class State:
         cards += [c for t in self.temp_hands for c in t.cards]
         cards += self.rules + self.meta_rules + self.goals + self.draw_pile + self.discard
         cards += self.removed + self.resolving + self.rules_pile + self.rules_discard + self.scored
+        for pile in self.under.values():
+            cards += pile
         if self.basic is not None:
             cards.append(self.basic)
         return cards
@@ -391,6 +414,14 @@ class State:
             out["meta_rules"] = names(self.meta_rules)
         out["hands"] = {p: names(self.hands[p]) for p in self.players}
         out["keepers"] = {p: names(self.keepers[p]) for p in self.players if self.keepers[p]}
+        if self.under:
+            out["under"] = {self.label(top): names(pile) for top, pile in self.under.items()}
+        if self.face_down:
+            out["face_down"] = names(sorted(self.face_down))
+        if self.face_out:
+            out["face_out"] = names(sorted(self.face_out))
+        if self.lasting:
+            out["lasting"] = [[p, effect, defs[c].name] for p, effect, c in self.lasting]
         if self.temp_hands:
             temps = {p: [defs[c].name for t in self.temp_hands if t.owner == p for c in t.cards] for p in self.players}
             temps = {p: v for p, v in temps.items() if v or any(t.owner == p for t in self.temp_hands)}
@@ -439,6 +470,10 @@ class State:
         else:
             dst.append(card)
         self.moves += 1
+        if self.under and not src:
+            self._close_empty_pile(src)
+        if self.face_down or self.face_out:
+            self._facing_moves(card, dst)
         if src is self.rules or dst is self.rules or src is self.meta_rules or dst is self.meta_rules:
             self.figures = self.rule_figures = None
         elif self.figures is not None and self._in_front(src, dst):
@@ -452,6 +487,22 @@ class State:
             if zone is src or zone is dst:
                 return True
         return False
+
+    def _close_empty_pile(self, zone: list[int]) -> None:
+        """A pile under a card that has just given up its last card is gone."""
+        for top, pile in self.under.items():
+            if pile is zone:
+                del self.under[top]
+                return
+
+    def _facing_moves(self, card: int, dst: list[int]) -> None:
+        """A card face down stays so only from one table to another, a card held
+        face-out only from one hand to another; anywhere else it is an ordinary card."""
+        if card in self.face_down and not any(dst is z for z in self.keepers.values()):
+            self.face_down = self.face_down - {card}
+            self.figures = None
+        elif card in self.face_out and not any(dst is z for z in self.hands.values()):
+            self.face_out = self.face_out - {card}
 
     def to_discard(self, card: int, src: list[int]) -> None:
         """Move `card` from the zone `src` to the top of the discard pile."""
@@ -490,7 +541,10 @@ class State:
 
     def begin_turn(self, index: int) -> None:
         """The turn of the player at seat `index` begins: no bonus granted yet, and
-        whether it began with an empty hand is noted."""
+        whether it began with an empty hand is noted; what a card left on that player
+        until their next turn ends."""
+        if self.lasting:
+            self.lasting = tuple(x for x in self.lasting if x[0] != self.players[index])
         self.active = index
         self.claims = []
         self.started_empty = not self.hands[self.players[index]]
@@ -518,9 +572,43 @@ class State:
         self.figures = None
 
     def unseat(self, player: str) -> None:
-        """A player leaves the table (their zones already closed)."""
+        """A player leaves the table (their zones already closed), and what a card had
+        left on them goes with them."""
         self.players.remove(player)
+        if self.lasting:
+            self.lasting = tuple(x for x in self.lasting if x[0] != player)
         self.figures = None
+
+    def impose(self, player: str, effect: str, card: int) -> None:
+        """`card` leaves `effect` on `player` until their next turn begins."""
+        self.lasting = self.lasting + ((player, effect, card),)
+        self.figures = None
+
+    def turn(self, card: int, face: str) -> None:
+        """Turn a card: "down" (a Keeper in front of its holder, face down), "out" (a
+        card in a hand, held face-out) or "up" (an ordinary card again)."""
+        down, out = self.face_down - {card}, self.face_out - {card}
+        if face == "down":
+            if not any(card in z for z in self.keepers.values()):
+                raise MisplacedCard(f"engine error: only a card in front of a player lies face down; "
+                                    f"{self.name(card)} (copy {card}) is not in front of anyone")
+            down |= {card}
+        elif face == "out":
+            if not any(card in z for z in self.hands.values()):
+                raise MisplacedCard(f"engine error: only a card in a hand is held face-out; "
+                                    f"{self.name(card)} (copy {card}) is in no hand")
+            out |= {card}
+        self.face_down, self.face_out = down, out
+        self.moves += 1
+        self.figures = None
+
+    def pile(self, card: int) -> list[int]:
+        """The cards lying under `card`, top first (an empty pile, opened now, when
+        there are none: it closes again once empty)."""
+        pile = self.under.get(card)
+        if pile is None:
+            pile = self.under[card] = []
+        return pile
 
     def attach(self, creeper: int, keeper: int) -> None:
         """Record `creeper` as attached to `keeper` (both in play)."""
@@ -557,6 +645,21 @@ class State:
             zone.remove(card)
             self.moves += 1
             self.figures = self.rule_figures = None
+
+    @contextmanager
+    def turned_up(self) -> Iterator[None]:
+        """For a what-if only (would a face-down Keeper meet a Goal?): every card face
+        down counts as turned up while the block runs, and is face down again after."""
+        down = self.face_down
+        self.face_down = frozenset()
+        self.moves += 1
+        self.figures = None
+        try:
+            yield
+        finally:
+            self.face_down = down
+            self.moves += 1
+            self.figures = None
 
     def add_frame(self, frame: TempHand) -> None:
         """Open a temporary hand (empty: cards are then drawn into it)."""

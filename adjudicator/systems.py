@@ -130,7 +130,7 @@ class KnockOuts(System):
         gone = held + keepers
         for c in gone:
             st.detach(c)
-        core.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} cards).",
+        core.say(f"{player} is knocked out of the game and discards their hand and Keepers ({len(gone)} card{'s' if len(gone) != 1 else ''}).",
                  "rule-danger-elimination")
         if any(st.defs[k].type == CREEPER for k in st.keepers[player]):
             core.say("The rulebook names only the hand and the Keepers, so the seeds are silent on Creepers: the "

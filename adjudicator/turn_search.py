@@ -100,6 +100,14 @@ def position_key(state: State, pending: Any = None, origin: int | None = None) -
         tuple(sorted(state.free_used)), tuple(sorted(state.held_at_start)), tuple(sorted(state.claims)), state.another_turn, state.turns_in_a_row, tuple(state.extra_turn_cards),
         state.turn_number, state.questions, state.winner, state.everyone_loses, state.ended, state.rng.s,
         tuple(state.reshuffle_order), waiting,
+        # the cards under a card (a pile keeps its order), the cards face down or face-out,
+        # and the effects lasting until a player's next turn
+        tuple(sorted((d[c].key, _pile(d, v)) for c, v in state.under.items())) if state.under else (),
+        tuple(sorted((p, d[k].key) for p in state.players for k in state.keepers[p] if k in state.face_down))
+        if state.face_down else (),
+        tuple(sorted((p, d[k].key) for p in state.players for k in state.hands[p] if k in state.face_out))
+        if state.face_out else (),
+        tuple(sorted((p, what, d[c].key) for p, what, c in state.lasting)),
     )
     return hash(parts)
 

@@ -217,9 +217,9 @@ def _words(text: str, splitter: _Splitter) -> dict[str, Any]:
                           "for example: " + "; ".join(EXAMPLES))
 
 
-def _card(name: str, catalogue: Catalogue, what: str) -> Any:
+def _card(name: str, catalogue: Catalogue, what: str, prefer: Iterable[str] | None = None) -> Any:
     try:
-        return catalogue.resolve(str(name))
+        return catalogue.resolve(str(name), prefer=prefer)
     except UnknownName as exc:
         raise TypedEventError(f"{what}: {exc}") from None
 
@@ -242,11 +242,12 @@ def _resolve(entry: dict[str, Any], catalogue: Catalogue, seated: list[str], act
         if key not in known:
             raise TypedEventError(f"unknown key {key!r} in a typed event (use one of: {', '.join(VERBS)}, by, against)")
     out: dict[str, Any] = {}
+    prefer = engine.editions if engine is not None else None      # the table's editions
     by = _player(entry["by"], seated, "by") if entry.get("by") is not None else None
     verb = next(k for k in entry if k not in ("by", "against"))
     value = entry[verb]
     if verb.startswith("?"):
-        card = _card(value, catalogue, "card")
+        card = _card(value, catalogue, "card", prefer)
         against = entry.get("against")
         kind = verb[1:]
         if kind in ("plays", "reveal"):
@@ -254,7 +255,7 @@ def _resolve(entry: dict[str, Any], catalogue: Catalogue, seated: list[str], act
             kind = "surprise" if card.type == SURPRISE and (against or off_turn) else "play"
         verb, value = kind, card.name
     elif verb in ("play", "surprise", "use", "random"):
-        value = _card(value, catalogue, verb).name
+        value = _card(value, catalogue, verb, prefer).name
     elif verb in ("join",):
         value = str(value)
     elif verb == "leave":
@@ -271,7 +272,7 @@ def _resolve(entry: dict[str, Any], catalogue: Catalogue, seated: list[str], act
     if entry.get("against") is not None:
         if verb != "surprise":
             raise TypedEventError("'against' goes with a Surprise played out of turn only")
-        out["against"] = _card(entry["against"], catalogue, "against").name
+        out["against"] = _card(entry["against"], catalogue, "against", prefer).name
     return out
 
 

@@ -37,14 +37,56 @@ from whoosh.lang.snowball.english import EnglishStemmer
 from rulings import corpus as corpus_mod
 
 # Numbers matter (Draw 3, Play 2): keep one-character tokens, drop only filler words.
+# Besides whoosh's list: pronouns, the forms of "be" and "have", modal verbs, and the
+# short forms a query spells without its apostrophe ("dont", "thats"); the "s" and "t"
+# a text's "it's" and "don't" leave are no words either.
 STOP = frozenset(STOP_WORDS | {"i", "do", "does", "did", "my", "me", "what", "how", "which",
-                               "so", "there", "they", "their", "its", "it's", "get", "gets", "got"})
+                               "so", "there", "they", "their", "its", "it's", "get", "gets", "got",
+                               "s", "t", "was", "were", "been", "being", "has", "had", "having",
+                               "he", "she", "him", "her", "hers", "his", "them", "theirs", "our", "ours",
+                               "yours", "would", "could", "should", "might", "shall", "these", "those",
+                               "im", "ive", "id", "youre", "theyre", "hes", "shes", "thats", "theres",
+                               "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "wont",
+                               "cant", "cannot", "couldnt", "shouldnt", "wouldnt"})
 # whoosh's default token pattern, its group made non-capturing so findall gives words
 TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+# The irregular forms of the verbs rulings and players use, each with its plain form:
+# a suffix stemmer cannot see that "stole" and "stolen" are "steal", or "drew" "draw",
+# so "who gets a stolen keeper" missed the rulings on stealing; nor that "goes" is
+# "go" (Porter2 gives "goe"). "Left" stays (as often the side of the table as the past
+# of "leave"), and so does "gone" (a card gone has left play; table talk says so).
+IRREGULAR = {form: base for base, forms in {
+    "steal": "stole stolen", "take": "took taken", "give": "gave given", "draw": "drew drawn",
+    "win": "won", "lose": "lost", "run": "ran", "come": "came", "go": "went goes",
+    "throw": "threw thrown", "deal": "dealt", "pay": "paid", "hold": "held", "keep": "kept",
+    "choose": "chose chosen", "make": "made", "say": "said", "tell": "told", "hide": "hid hidden",
+    "stick": "stuck", "break": "broke broken", "shoot": "shot", "begin": "began begun",
+    "forget": "forgot forgotten", "see": "saw seen", "know": "knew known", "wear": "wore worn",
+    "sit": "sat", "send": "sent", "spend": "spent", "meet": "met", "write": "wrote written",
+    "dig": "dug", "lay": "laid", "undo": "undid undone", "redraw": "redrew redrawn",
+    "withdraw": "withdrew withdrawn", "override": "overrode overridden", "forbid": "forbade forbidden",
+    "bring": "brought", "buy": "bought", "catch": "caught", "think": "thought", "fight": "fought",
+    "fall": "fell fallen", "lead": "led", "find": "found", "feel": "felt", "feed": "fed",
+    "mean": "meant", "stand": "stood", "understand": "understood", "strike": "struck",
+    "swing": "swung", "sweep": "swept", "sell": "sold", "slide": "slid", "tear": "tore torn",
+    "teach": "taught", "wake": "woke woken", "build": "built", "blow": "blew blown",
+    "freeze": "froze frozen", "hang": "hung", "rise": "rose risen", "ride": "rode ridden",
+    "shake": "shook shaken", "bite": "bit bitten", "fly": "flew flown", "grow": "grew grown",
+    "sink": "sank sunk", "spin": "spun", "mistake": "mistook mistaken", "overtake": "overtook overtaken",
+}.items() for form in forms.split()}
+_SNOWBALL = EnglishStemmer().stem
+
+
+def stem_word(word: str) -> str:
+    """A lower-case word's stem: its plain form's (IRREGULAR), by the Snowball English
+    stemmer (Porter2). Module-level, as whoosh pickles the analyser with the index."""
+    return _SNOWBALL(IRREGULAR.get(word, word))
+
+
 # The Snowball English stemmer (Porter2) rather than whoosh's default Porter: players'
 # inflections meet the rulings' ("stopped" and "stop", "winning" and "win", "using"
 # and "use", "tied" and "tie"), and short words keep their form ("has", "his", "this")
-ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1, stemfn=EnglishStemmer().stem)
+ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP, minsize=1, stemfn=stem_word)
 WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
 NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "zero": "0"}
@@ -156,19 +198,12 @@ class Vocabulary:
         p = [w for w in dict.fromkeys(from_phrases) if w not in have]
         return " ".join(p), " ".join(w for w in dict.fromkeys(from_words) if w not in have and w not in p)
 
-    def senses(self, words: list[str]) -> dict[str, set[str]]:
-        """word -> the rulings' words the table talk gives it: its own entry's, and those
-        of every phrase it stands in ("same time" gives "same" and "time" "moment")."""
-        joined = [w.replace("\u2019", "'") for w in words]
-        out: dict[str, set[str]] = {w: set(self.words.get(w, "").split()) for w in joined}
-        for phrase, exp in self.phrases.items():
-            parts = phrase.split()
-            n = len(parts)
-            for i in range(len(joined) - n + 1):
-                if joined[i:i + n] == parts:
-                    for w in parts:
-                        out[w].update(exp.split())
-        return out
+    def talk(self, words: list[str]) -> list[tuple[str, bool]]:
+        """(the rulings' words, from a phrase?) for each table-talk entry met in `words`:
+        every phrase standing in them, then every word with an entry of its own."""
+        joined = " " + " ".join(w.replace("\u2019", "'") for w in words) + " "
+        found = [(exp, True) for phrase, exp in self.phrases.items() if f" {phrase} " in joined]
+        return found + [(self.words[w], False) for w in dict.fromkeys(words) if w in self.words]
 
     def to_json(self) -> dict[str, Any]:
         return {"words": self.words, "phrases": self.phrases, "shorthand": self.shorthand,
@@ -199,10 +234,19 @@ def parse_vocabulary(text: str, name: str = "vocabulary.yaml") -> Vocabulary:
                                                   for k, v in table.items()):
             raise VocabularyError(f"{name}: {section} must map text to text (quote words such as yes, no, on)")
         parts[section] = {k.lower().strip(): v.strip() for k, v in table.items()}
+    for n, group in enumerate(data.get("same") or (), 1):
+        members = [m.strip().lower() for m in group.split(",")] if isinstance(group, str) else []
+        if len([m for m in members if m]) < 2:
+            raise VocabularyError(f"{name}: same, group {n}: list two or more ways of saying one thing, "
+                                  f"separated by commas (\"at once, immediately\"), not {group!r}")
+        for m in members:  # each way of saying it stands for all the others
+            others = " ".join(o for o in members if o != m)
+            table = parts["phrases"] if " " in m else parts["words"]
+            table[m] = f"{table.get(m, '')} {others}".strip()
     filler = data.get("filler") or ""
     if not isinstance(filler, str):
         raise VocabularyError(f"{name}: filler must be text, words separated by spaces")
-    unknown = sorted(set(data) - set(parts) - {"filler"})
+    unknown = sorted(set(data) - set(parts) - {"filler", "same"})
     if unknown:
         raise VocabularyError(f"{name}: unknown section(s) {', '.join(map(str, unknown))}")
     return Vocabulary(**parts, filler=frozenset(filler.lower().split()))
@@ -311,6 +355,9 @@ class CardLexicon:
         return hashlib.sha256(json.dumps(items).encode()).hexdigest()
 
 
+STAND_IN = "(stand-in)"   # a ruling's card standing for every card of a kind (Danger, Ungoal)
+
+
 def build_lexicon(rulings: Iterable[corpus_mod.Ruling], catalogue) -> CardLexicon:
     lex = CardLexicon()
     rulings = list(rulings)
@@ -327,6 +374,8 @@ def build_lexicon(rulings: Iterable[corpus_mod.Ruling], catalogue) -> CardLexico
             if c not in added:
                 added.add(c)
                 lex.add(c)
+                if c.endswith(STAND_IN):  # "Ungoal (stand-in)" stands for any Ungoal: "ungoal" names it
+                    lex.add(c[:-len(STAND_IN)].strip(), c, own_key=False)
         if r.id.endswith("-analogues") and r.cards:
             generic = r.cards[0]
             for other in r.cards[1:]:

@@ -12,7 +12,9 @@ the rest into one whoosh query:
   common;
 * card names, aliases, nicknames and plurals (longest match; a misspelt name through
   its likely spelling) as card-facet terms, a one-word name also as a word;
-* the table-talk expansions of rulings/vocabulary.yaml, lighter than typed words;
+* the table talk of rulings/vocabulary.yaml (words, phrases, `same:` groups), lighter
+  than typed words: each entry's words share its boost, and a stem already typed is
+  never searched twice (see talk_query);
 * topics named by the words typed or by their table talk, or implied by a recognised
   card's type and mechanic;
 * for rulings.ranking, scored on whoosh's candidates: pairs of consecutive words
@@ -54,6 +56,7 @@ CARD_BOOST = 4.0
 TOPIC_BOOST = 2.0
 EXPANSION_BOOST = 1.0
 PHRASE_EXPANSION_BOOST = 1.5
+TALK_SHARE = 0.5         # an entry's words share its boost: each gets boost / n ** TALK_SHARE
 IMPLIED_BOOST = 0.2      # words a recognised card brings (a tie-breaker)
 NAME_PHRASE_BOOST = 2.0
 COORDINATION = 0.9       # OrGroup.factory(COORDINATION): a bonus for matching more words
@@ -246,11 +249,29 @@ def text_query(loaded: Loaded, text: str, scale: float | None = COORDINATION, bo
     """OR-grouped query over question and answer for plain words: each word's stem in
     both fields (FIELD_BOOSTS), with whoosh's coordination bonus for matching more of
     them unless scale is None; None when no word is left after the stop words."""
-    stems = list(dict.fromkeys(lexicon.stems(" ".join(re.sub(r"[^a-z0-9]+", " ", w.lower()) for w in text.split()))))
+    stems = list(dict.fromkeys(lexicon.stems(" ".join(re.sub(r"[^a-z0-9]+", " ", _plain(w)) for w in text.split()))))
     if not stems:
         return None
     words = [Or([Term(f, st, boost=b) for f, b in FIELD_BOOSTS.items()]) for st in stems[:MAX_TERMS]]
     return Or(words, boost=boost, scale=scale) if len(words) > 1 else Or(words[0].subqueries, boost=boost)
+
+
+def talk_query(entries: list[tuple[str, bool]], typed: set[str]):
+    """The rulings' words for the table talk met (rulings.lexicon.Vocabulary.talk), over
+    question and answer like the words typed but lighter: an entry is one thing the
+    player said, so its words share its boost (PHRASE_EXPANSION_BOOST for a phrase,
+    EXPANSION_BOOST for a word), and a stem already typed or already given is not
+    searched again (it would count twice)."""
+    weights: dict[str, float] = {}
+    for text, phrase in entries:
+        new = [st for st in dict.fromkeys(lexicon.stems(re.sub(r"[^a-z0-9]+", " ", text.lower())))
+               if st not in typed and st not in weights]
+        for st in new:
+            weights[st] = (PHRASE_EXPANSION_BOOST if phrase else EXPANSION_BOOST) / len(new) ** TALK_SHARE
+    if not weights:
+        return None
+    return Or([Or([Term(f, st, boost=b) for f, b in FIELD_BOOSTS.items()], boost=w)
+               for st, w in list(weights.items())[:MAX_TERMS]])
 
 
 def topics_in(loaded: Loaded, words: list[str]) -> list[str]:
@@ -279,9 +300,10 @@ class Built:
     pairs: list[tuple[str, str]]    # consecutive stems of the typed words (proximity)
     names: list[tuple[str, ...]]    # stems of the card names recognised
     card_keys: list[str] = field(default_factory=list)   # facet keys of the cards recognised
-    # the rest of the question, for how far a ruling agrees with it (see ranking.run):
-    # each typed stem with the stems that count as it (its own, its table talk, its fix)
-    situation: list[tuple[str, frozenset[str]]] = field(default_factory=list)
+    # the rest of the question: the stems of the words besides card names and filler (a
+    # named card's rulings are weighed against it, see ranking._about)
+    situation: list[str] = field(default_factory=list)
+    brought: list[str] = field(default_factory=list)   # topics only the cards named bring
 
 
 def split_common(q, reader, common: list[tuple[str, str, float]], df: dict | None = None):
@@ -330,6 +352,7 @@ def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | Non
     spelt = [fixes[k].word if (k := w.replace("'", "")) in fixes and fixes[k].makes_name else w
              for w in parsed.words]
     card_keys: list[str] = []
+    brought: list[str] = []
     consumed: set[int] = set()
     names: list[tuple[str, ...]] = []
     for start, end, phrase, keys in loaded.lexicon.spans(spelt):
@@ -364,14 +387,16 @@ def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | Non
         by_phrase, by_word = vocab.expansions(parsed.words)
         if spellings:  # a likely spelling counts too, lightly; the query is not rewritten
             by_word = " ".join([by_word, *spellings.values()]).strip()
-        for extra, boost in ((by_phrase, PHRASE_EXPANSION_BOOST), (by_word, EXPANSION_BOOST)):
-            q = text_query(loaded, extra, boost=boost) if extra else None
-            if q is not None:
-                clauses.append(q)
+        q = talk_query(vocab.talk(parsed.words) + [(w, False) for w in spellings.values()],
+                       set(lexicon.stems(" ".join(map(_plain, plain)))))
+        if q is not None:
+            clauses.append(q)
         implied = {t for k in card_keys for t in loaded.implied.get(k, ())}
         # topics named in the words typed or in their table talk ("keeper power" -> free action)
-        topic_terms = sorted(set(topics_in(loaded, parsed.words)) | set(topics_in(loaded, by_phrase.split()))
-                             | set(topics_in(loaded, by_word.split())) | implied)
+        named = set(topics_in(loaded, parsed.words)) | set(topics_in(loaded, by_phrase.split())) \
+            | set(topics_in(loaded, by_word.split()))
+        brought = sorted(implied - named)
+        topic_terms = sorted(named | implied)
         if topic_terms:
             clauses.append(Or([Term("topics", t, boost=TOPIC_BOOST) for t in topic_terms]))
         # a card also brings the words of what it does ("Time Portal" asks about turn ends)
@@ -387,13 +412,13 @@ def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | Non
         clauses.append(Or([Term("cards", k, boost=CARD_BOOST) for k in card_keys]))
     # proximity: consecutive words of the question standing close together in a ruling
     # (scored on the candidates, see ranking.run: whoosh's sloppy phrases cost 5x here)
-    stems = lexicon.stems(" ".join(plain))[:MAX_TERMS]
+    stems = lexicon.stems(" ".join(map(_plain, plain)))[:MAX_TERMS]
     pairs = [p for p in dict.fromkeys(zip(stems, stems[1:])) if p[0] != p[1]]
     marks = {_s(t) for f, t in (Or(clauses).all_terms() if clauses else ()) if f in FIELD_BOOSTS}
     marks.update(t for toks in names for t in toks)
-    situation = _situation(plain, vocab, spellings)
+    situation = _situation(plain, vocab)
     if not clauses:
-        return Built(None, cards, searched, [], marks, pairs, names, card_keys, situation)
+        return Built(None, cards, searched, [], marks, pairs, names, card_keys, situation, brought)
     common: list[tuple[str, str, float]] = []
     full = Or(clauses) if len(clauses) > 1 else clauses[0]
     rare = split_common(full, reader, common, loaded.frequencies)
@@ -406,25 +431,20 @@ def build(parsed: Parsed, loaded: Loaded, reader, fixes: Mapping[str, Fix] | Non
         common = [c for c in common if c[1] not in keep]
         terms = [Term(f, t, boost=b) for f, t, b in seeds]
         rare = Or(terms) if len(terms) > 1 else terms[0]
-    return Built(rare, cards, searched, common, marks, pairs, names, card_keys, situation)
+    return Built(rare, cards, searched, common, marks, pairs, names, card_keys, situation, brought)
 
 
-def _situation(plain: list[str], vocab, corrections: Mapping[str, str]) -> list[tuple[str, frozenset[str]]]:
-    """Each stem of the words typed besides card names, with the stems that count as
-    it in a ruling: its own, its table talk's (rulings/vocabulary.yaml) and its likely
-    spelling's."""
-    senses = vocab.senses(plain)
-    typed = set(lexicon.stems(" ".join(plain)))
-    out: dict[str, set[str]] = {}
-    for w in plain:
-        st = lexicon.stem(w)
-        if not st or w in vocab.filler:
-            continue
-        extra = " ".join([*senses.get(w.replace("\u2019", "'"), ()), corrections.get(w.replace("'", ""), "")])
-        # a word counts through the rulings' words for it, not through another word typed
-        # ("one play" -> "single play": "one" counts as "single", not as "play")
-        out.setdefault(st, {st}).update(t for t in (lexicon.stems(extra) if extra.strip() else ()) if t not in typed)
-    return [(st, frozenset(ok)) for st, ok in list(out.items())[:MAX_TERMS]]
+def _situation(plain: list[str], vocab) -> list[str]:
+    """The stems of the words typed besides card names that say something about the
+    situation (not filler): what a ruling about a named card must agree with."""
+    stems = (lexicon.stem(_plain(w)) for w in plain if _plain(w) not in vocab.filler)
+    return list(dict.fromkeys(st for st in stems if st))[:MAX_TERMS]
+
+
+def _plain(word: str) -> str:
+    """A typed word in lower case without its apostrophes ("it's" is "its", "keeper's"
+    "keepers"): a stray "s" is no word."""
+    return word.lower().replace("'", "").replace("\u2019", "")
 
 
 def _s(t) -> str:

@@ -1,11 +1,12 @@
 """Running a built query and shaping the answer: whoosh scores and highlights, we
 package the hits.
 
-whoosh scores everything (BM25F with the field boosts, the coordination bonus and the
-phrase and proximity clauses of rulings.query) and marks the matched words with its own
-highlighter (a context fragment around the matches, each match between HL_OPEN and
-HL_CLOSE). An error whoosh raises reaches the caller as a QueryError; nothing is
-swallowed.
+whoosh scores everything (BM25F with the field and table-talk boosts of rulings.query)
+and marks the matched words with its own highlighter (a context fragment around the
+matches, each match between HL_OPEN and HL_CLOSE). On its best candidates `run` adds
+closeness and the very common words, and weighs what the cards named give a ruling
+against what the rest of the question gives it (_about). An error whoosh raises
+reaches the caller as a QueryError; nothing is swallowed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from whoosh.query.compound import PreloadedOr
 
 from rulings import corpus as corpus_mod
 from rulings.lexicon import ANALYZER, stems
-from rulings.query import CARD_BOOST
+from rulings.query import CARD_BOOST, NAME_PHRASE_BOOST, TOPIC_BOOST
 
 HL_OPEN, HL_CLOSE = "**", "**"
 FRAGMENT_CHARS = 170
@@ -29,7 +30,7 @@ PROXIMITY_BOOST = 4.0    # per pair of consecutive query words standing close to
 PROXIMITY_SLOP = 3
 NAME_BOOST = 2.0         # per card name written out in full
 UNNAMED = 0.1            # a ruling about cards the question does not name loses this share
-ABOUT_MARGIN = 0.3       # agreement within this share of the best costs a card's rulings nothing
+ABOUT_MARGIN = 0.0       # agreement within this share of the best costs a card's rulings nothing
 ABOUT_FLOOR = 0.3        # the share of its card score a ruling about a named card always keeps
 
 
@@ -161,9 +162,11 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
     common = built.common if built is not None else []
     pairs = built.pairs if built is not None else []
     names = [n for n in built.names if len(n) > 1] if built is not None else []
+    singles = [n[0] for n in built.names if len(n) == 1] if built is not None else []
+    brought = built.brought if built is not None else []
     card_keys = set(built.card_keys) if built is not None else set()
     marks = frozenset(built.highlight) if built is not None else frozenset()
-    rerank = bool(common or pairs or names or card_keys)
+    rerank = bool(common or pairs or names or singles or card_keys)
     collector = searcher.collector(limit=max(limit, RERANK) if rerank else limit,
                                    filter=filter_q, optimize=False)
     collector.replace = 0  # nothing for whoosh to re-plan in a flat union
@@ -172,12 +175,13 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
     rows = []
     reader = searcher.reader()
     docs = reader.doc_count()
-    situation = built.situation if built is not None else []
-    weights = [_idf(reader, stem) for stem, _ in situation]
     for hit in results:
         stored = hit.fields()
         score = float(hit.score or 0.0)
-        card_part = agreement = 0.0
+        # what the cards named give the ruling: the card terms, their names written out,
+        # the topics only they bring (all in whoosh's score already, worked out again)
+        card_part = cards_part = 0.0
+        mine: set[str] = set()
         if rerank:
             q_toks = _tokens(tokens, hit.docnum, "question", stored.get("question", ""))
             a_toks = _tokens(tokens, hit.docnum, "answer", stored.get("answer", ""))
@@ -192,11 +196,19 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
                 elif _near(a_toks, seq, 0):
                     card_part += NAME_BOOST
             score += card_part
-            mine = card_keys.intersection(stored.get("cards", "").split(",")) if card_keys else ()
-            for key in mine:  # what whoosh gave the card term (in its score already), worked out again
+            mine = card_keys.intersection(stored.get("cards", "").split(",")) if card_keys else set()
+            for key in mine:
                 card_part += CARD_BOOST * _whoosh_bm25(reader, searcher, hit.docnum, "cards", key)
-            if card_part:
-                agreement = _agreement(situation, weights, set(q_toks) | set(a_toks))
+            for word in singles:  # a one-word name written out (Taxes, Veto!) is the card too
+                for fieldname, toks, boost in (("question", q_toks, 1.5), ("answer", a_toks, 1.0)):
+                    tf = toks.count(word)
+                    if tf:
+                        card_part += NAME_PHRASE_BOOST * boost * _whoosh_bm25(reader, searcher, hit.docnum,
+                                                                               fieldname, word, tf)
+            if brought:
+                have = set(stored.get("topics", "").split(","))
+                cards_part = sum(TOPIC_BOOST * _whoosh_bm25(reader, searcher, hit.docnum, "topics", t)
+                                 for t in brought if t in have)
         if common:
             for fieldname, stem, boost in common:
                 toks = _tokens(tokens, hit.docnum, fieldname, stored.get(fieldname, ""))
@@ -207,9 +219,9 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
                                            searcher.avg_field_length(fieldname, 1) or 1)
         if rerank and not card_part and stored.get("cards") and stored.get("kind") != "reference":
             score *= 1 - UNNAMED   # its cards are a situation the question does not mention
-        rows.append([score, stored, card_part, agreement])
-    if situation and card_keys:
-        _about(rows, situation, weights, tokens, results)
+        rows.append([score, stored, card_part + cards_part, len(mine)])
+    if card_keys and built.situation:
+        _about(rows, len(card_keys))
     rows.sort(key=lambda row: -row[0])
     hits = []
     for score, stored, _, _ in rows[:limit]:
@@ -224,52 +236,37 @@ def run(searcher, built, limit: int, filter_q=None, tokens: dict | None = None) 
     return hits
 
 
-def _about(rows: list[list], situation, weights: list[float], tokens, results) -> None:
-    """A card named in the question favours the rulings about it (or naming it) only as
-    far as they agree with the rest of the question. A ruling's agreement is the share
-    of the question's other words (weighted by rarity, each counted through its table
-    talk) that it holds. A ruling about a named card whose agreement is at least
-    1 - ABOUT_MARGIN of the best among the candidates keeps its whole card score; one
-    further behind keeps less, down to ABOUT_FLOOR of it for one that holds none.
-    So in "a tie under Double Agenda" the words about ties decide between the ruling
-    on ties and the card's own, and "Double Agenda trashed" still finds the card's."""
-    best = 0.0
-    for hit, row in zip(results, rows):
-        if not row[2]:
-            stored = row[1]
-            toks = set(_tokens(tokens, hit.docnum, "question", stored.get("question", ""))) | set(
-                _tokens(tokens, hit.docnum, "answer", stored.get("answer", "")))
-            row[3] = _agreement(situation, weights, toks)
-        best = max(best, row[3])
+def _about(rows: list[list], named: int) -> None:
+    """A card named in the question favours the rulings about it only as far as they
+    agree with the rest of the question. Each candidate's score is split into what the
+    cards named give it (row[2]: the card terms, the names written out, the topics only
+    the cards bring) and the rest, what the other words give it; the rest, against the
+    best rest among the candidates, is the ruling's agreement with the question. A
+    ruling keeps that share of its card part, and at least ABOUT_FLOOR of it (the whole
+    of it within ABOUT_MARGIN of the best). A ruling about every card named is about
+    what the question asks, their meeting ("10 Cards in Hand, Trade Hands, who wins"):
+    it keeps more, in the measure of the named cards it is about (row[3]).
+    So in "double agenda out and both of us meet a goal at once, who wins" the words
+    about ties decide between the ruling on ties and the card's own, in "does Draw 2 and
+    Use 'Em count as one play" the ruling on an Action's one play comes before the
+    card's others, and "Double Agenda trashed" still finds the card's."""
+    best = max((row[0] - row[2] for row in rows), default=0.0)
     if best <= 0:
         return
     for row in rows:
         if row[2]:
-            share = ABOUT_FLOOR + (1 - ABOUT_FLOOR) * min(1.0, row[3] / best + ABOUT_MARGIN)
+            share = ABOUT_FLOOR + (1 - ABOUT_FLOOR) * min(1.0, max(0.0, row[0] - row[2]) / best + ABOUT_MARGIN)
+            if named > 1:
+                share += (1 - share) * max(0, row[3] - 1) / (named - 1)
             row[0] -= row[2] * (1 - share)
 
 
-def _agreement(situation, weights: list[float], toks: set[str]) -> float:
-    """The share of the question's other words (weighted by rarity) a ruling holds,
-    each counted through any of its senses."""
-    total = sum(weights)
-    if not total:
-        return 1.0
-    return sum(w for (_, senses), w in zip(situation, weights) if not senses.isdisjoint(toks)) / total
-
-
-def _idf(reader, stem: str) -> float:
-    """whoosh's idf of a stem, from the field where it is commoner."""
-    df = max(reader.doc_frequency("answer", stem), reader.doc_frequency("question", stem))
-    return math.log(reader.doc_count_all() / (df + 1)) + 1
-
-
-def _whoosh_bm25(reader, searcher, docnum: int, fieldname: str, text: str) -> float:
-    """whoosh's BM25F score of a term found once in a field (its own idf and defaults)."""
+def _whoosh_bm25(reader, searcher, docnum: int, fieldname: str, text: str, tf: int = 1) -> float:
+    """whoosh's BM25F score of a term found `tf` times in a field (its own idf and defaults)."""
     idf = math.log(reader.doc_count_all() / (reader.doc_frequency(fieldname, text) + 1)) + 1
     length = reader.doc_field_length(docnum, fieldname, 1)
     avg = searcher.avg_field_length(fieldname, 1) or 1
-    return idf * (2.2 / (1 + 1.2 * (0.25 + 0.75 * length / avg)))
+    return idf * (tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / avg)))
 
 
 def _near(toks: list[str], seq: tuple[str, ...], slop: int) -> bool:

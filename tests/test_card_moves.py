@@ -30,6 +30,14 @@ ALLOWED = {
     ("adjudicator/state.py", "State.add_player_zones"),
     ("adjudicator/state.py", "State.drop_player_zones"),
     ("adjudicator/state.py", "State.attach"),
+    # the pile under a card opens on its first card and closes on its last; a card face
+    # down or face-out turns, and turns up again leaving its zone; a lasting effect
+    ("adjudicator/state.py", "State.pile"),
+    ("adjudicator/state.py", "State._close_empty_pile"),
+    ("adjudicator/state.py", "State.turn"),
+    ("adjudicator/state.py", "State._facing_moves"),
+    ("adjudicator/state.py", "State.impose"),
+    ("adjudicator/state.py", "State.turned_up"),    # (a what-if, put back as it ends)
     ("adjudicator/state.py", "State.detach"),
     ("adjudicator/position.py", "Position.state"),     # the attachments of a table being set up
     # the State's methods for the other facts the kept figures read (they reset State.figures)
@@ -45,6 +53,7 @@ ALLOWED = {
     ("adjudicator/state.py", "State._share_into"),
     # not a table at all: a position being read from a file, the hints for typed events
     ("adjudicator/position.py", "_TableReader.read"),
+    ("adjudicator/position.py", "_TableReader.read_hidden"),
     ("adjudicator/typed_events.py", "EventHints.__init__"),
 }
 

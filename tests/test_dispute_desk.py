@@ -61,7 +61,9 @@ events:
     choose: [Dreams]
 """
 
-# That's Mine answered by a counter-Surprise; both Surprises come out of unseen hands
+# That's Mine answered by a counter-Surprise; both Surprises come out of unseen hands.
+# The deck mixes Fluxx 5.0 and Star Fluxx (Dee's Captain says so): a table of Fluxx 5.0
+# cards alone would offer no Surprise to reveal (adjudicator.editions.table_editions)
 THATS_MINE = """
 format: 1
 id: thats-mine-countered-unseen
@@ -74,7 +76,7 @@ table:
     Ann: [The Moon, Bread, "?"]
     Ben: ["? x2"]
     Cal: ["? x2"]
-    Dee: [Milk]
+    Dee: [Milk, The Captain]
   draw_pile: ["? x10"]
 events:
   - play: The Moon
@@ -122,7 +124,7 @@ def test_reveals_keep_every_card_and_turn_one_unknown_into_one_known():
 
 
 def test_a_reveal_is_refused_when_the_title_is_already_on_the_table():
-    text = THATS_MINE.replace("Dee: [Milk]", "Dee: [Milk]\n  discard: [That's Mine]")
+    text = THATS_MINE.replace("Dee: [Milk, The Captain]", "Dee: [Milk, The Captain]\n  discard: [That's Mine]")
     v = run(text)
     step = v.steps[2]
     assert step.status == "rejected"

@@ -59,3 +59,24 @@ def test_the_rules_core_provides_everything_declared():
     core = Core(default_catalogue(), State(defs=[], players=["Ann"], hands={"Ann": []}, keepers={"Ann": []}))
     missing = [n for n in _declared() if not hasattr(core, n)]
     assert not missing
+
+
+def test_every_hook_a_mechanic_overrides_is_annotated_as_its_base_declares():
+    """mypy checks a hook's body against `RulesCore` only when the hook says what it
+    receives: each override of an annotated hook carries the same annotations."""
+    import inspect
+
+    from adjudicator.mechanics import load_all
+    from adjudicator.mechanics.base import REGISTRY
+
+    load_all()
+    bare = []
+    for impl in REGISTRY.values():
+        for cls in type(impl).__mro__[:-1]:
+            for name, fn in vars(cls).items():
+                if name.startswith("__") or not inspect.isfunction(fn) or fn.__module__.endswith(".composed"):
+                    continue
+                base = next((getattr(k, name) for k in cls.__mro__[1:] if name in vars(k)), None)
+                if base is not None and getattr(base, "__annotations__", None) and not fn.__annotations__:
+                    bare.append(f"{cls.__module__}.{cls.__name__}.{name}")
+    assert not bare, "hooks without the annotations of the hook they override: " + ", ".join(sorted(set(bare)))

@@ -154,20 +154,11 @@ def test_relevance_phrasings_name_rulings_and_cover_the_share(pack):
 # Entries 1-60 whose scenario waits in the lead's notes (pending-scenarios/) for a change
 # to the rules core: the engine's outcome agrees, or the rule is one the core does not
 # know yet, but the line that decides it is the core's and cites another ruling.
-WAITING_FOR_CORE = {
-    "face-out-cards-exempt-from-play-all",             # no face-out state for a card in hand
-}
-# Entries 61-120 not replayed yet, each for the reason given (pending the rules core, or no
-# supported card to replay it through).
-CORE = "pending the rules core (scenario in the lead's pending folder): "
+WAITING_FOR_CORE: set[str] = set()
+# Entries 61-120 not replayed yet, each for the reason given (no supported card to replay
+# it through).
 NO_CARD = "no supported card to replay it through: "
 SECOND_HALF_NOT_REPLAYED = {
-    "share-the-wealth-mixes-buried-booty": CORE + "cards hidden under a card (the Treasure Map's Booty)",
-    "face-down-keepers-count-for-keeper-limit": CORE + "face-down Keepers and hidden piles in the Keeper count",
-    "camouflaged-keeper-can-be-stolen": CORE + "face-down Keepers (Camouflage)",
-    "two-extra-turn-cards-two-extra-turns": NO_CARD + "a second extra-turn card (copies of Take Another Turn are one card)",
-    "lkdt-action-cancelled-but-stays-attached": CORE + "an Action kept under Let's Keep Doing That",
-    "in-my-bunk-shields-all-assets": CORE + "a player out of reach until their next turn, for every move",
     "cult-clash-tie-means-game-not-over": NO_CARD + "Cult Clash, Doom points, Elder Sign",
     "secret-cultist-played-after-ungoal": NO_CARD + "a Surprise played after the game has ended",
     "dreams-and-omens-cards-played-in-order": NO_CARD + "cards dealt to be played before a turn",

@@ -111,6 +111,8 @@ def random_position(seed: int, deck: str | None = None, seats: int | None = None
             state.discard.append(state.hands[p].pop())
     state.figures = state.rule_figures = None
     state.secrets = {c: p for p in players for c in state.hands[p] if defs[c].type == "secret"}
+    if deck is not None:                 # (the original mix stays as it was: tests/test_saving.py writes it)
+        _cover(state, random.Random(seed ^ 0xC0FE))
     state.rng = Rng(seed)
     engine = Engine(cat, state)
     if len(engine.core.goal_claims()[0]) == 1:   # unreachable: that player would already have won
@@ -119,6 +121,36 @@ def random_position(seed: int, deck: str | None = None, seats: int | None = None
         state.goals_seen = frozenset()
     state.drawn = engine.core.draw_total(state.active_player)
     return engine
+
+
+def _cover(state: State, rng: random.Random) -> None:
+    """The table's own extensions, drawn with a generator of their own (so the rest of
+    the position is as it always was): cards under a card that can hold them, taken
+    from the draw pile; Keepers face down; a card of the active player's held
+    face-out; and, with a card that leaves the effect on the table, a player other
+    than the active one out of reach until their next turn."""
+    defs = state.defs
+    kept = [c for c in state.draw_pile if defs[c].impl.stays_as_rule]
+    if kept and rng.random() < 0.5:          # an Action staying in play as a rule (Let's Keep Doing That)
+        state.draw_pile.remove(kept[0])
+        state.rules.append(kept[0])
+    for zone in [*state.keepers.values(), state.rules]:
+        for top in zone:
+            holds = [c for c in state.draw_pile if defs[top].impl.can_hold(defs[top], defs[c])]
+            if holds and rng.random() < 0.7:
+                pile = rng.sample(holds, min(len(holds), rng.randint(1, 2)))
+                for c in pile:
+                    state.draw_pile.remove(c)
+                state.under[top] = pile
+    state.face_down = frozenset(k for p in state.players for k in state.keepers[p]
+                                if defs[k].type == "keeper" and rng.random() < 0.15)
+    hand = state.hands[state.active_player]
+    state.face_out = frozenset(c for c in hand if rng.random() < 0.1)
+    bunks = [c for c in range(len(defs)) if "out_of_reach" in defs[c].impl.lasting_effects(defs[c])
+             and c not in state.under.get(c, ())]
+    others = [p for p in state.players if p != state.active_player]
+    if bunks and others and rng.random() < 0.5:
+        state.lasting = ((rng.choice(others), "out_of_reach", bunks[0]),)
 
 
 def answer_for(engine: Engine, rng: random.Random):
@@ -142,7 +174,7 @@ def answer_for(engine: Engine, rng: random.Random):
     if d.kind in ("yes_no", "table"):
         return rng.random() < 0.5
     if d.kind == "deal":
-        players = engine.core.seat_order(start=d.by)
+        players = engine.core.reachable(d.by, quiet=True)     # (a player out of reach is dealt nothing)
         rng.shuffle(opts)
         each = d.count or 1
         return {p: opts[i * each:(i + 1) * each] for i, p in enumerate(players) if opts[i * each:(i + 1) * each]}

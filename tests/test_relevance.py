@@ -5,13 +5,14 @@ The questions live in tests/data/relevance/*.yaml, every file of that folder rea
 lists of `{q: ..., ruling: ID}`, written from the player's side (short or rambling,
 with typos, slang, nicknames and shorthand, often without the card's name or the
 rules' own words, never the record's own wording). An entry may carry `known_miss:
-why` when it still misses the top three: it is reported in the figure and runs as an
-expected failure until the ranking finds it. When one fails, tune the ranking
-(rulings/vocabulary.yaml, the analysis, the ranking), never the question.
+why` when it still misses the top three: it counts in the figure, and the figure names
+those the ranking finds again (remove their mark). Any other question outside the top
+three fails the test. When one fails, tune the ranking (rulings/vocabulary.yaml, the
+analysis, the ranking), never the question.
 
 The figure (how many first, how many in the top three) is printed at the end of
 `make test`; the test fails when either share drops below its floor, set from the
-measured figure. Every test here reads one index, built once per session.
+measured figure. Each question is searched once, on one index built once per session.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ import yaml
 from rulings import corpus, search
 
 FOLDER = Path(__file__).parent / "data" / "relevance"
-# floors, set from the measured figure (608 questions: 485 first, 572 in the top three,
-# 79% and 94%); raise them as the ranking improves
+# floors, set from the measured figure (879 questions, with the records mined from the
+# FAQ pages and their questions: 681 first, 77.5%; the 255 of unseen.yaml, written
+# blind, are harder than the 610 before them); raise them as the ranking improves
 MIN_FIRST_SHARE = 0.77
 MIN_TOP3_SHARE = 0.92
 MIN_PER_RECORD = 2
@@ -50,7 +52,6 @@ def _load() -> list[tuple[str, str, str | None, str]]:
 
 
 ENTRIES = _load()
-CASES = [(q, r) for q, r, miss, _ in ENTRIES if miss is None]
 KNOWN_MISSES = [(q, r) for q, r, miss, _ in ENTRIES if miss is not None]
 
 
@@ -88,28 +89,27 @@ def test_the_cases_are_sound():
 
 def test_the_figure(record_property):
     """How many rulings come back first and in the top three; printed after the run
-    (reported as a property, so it reaches the summary from a parallel worker too)."""
-    everything = CASES + KNOWN_MISSES
+    (reported as a property, so it reaches the summary from a parallel worker too).
+    Every question not marked as a known miss must find its ruling in the top three:
+    each question is searched once, here (a test per question searched every one twice
+    over, the suite's time for nothing)."""
     first = top3 = 0
-    for question, ruling in everything:
+    misses, recovered = [], []
+    for question, ruling, known_miss, where in ENTRIES:
         ids = search.search(question, limit=3).ids
         first += bool(ids) and ids[0] == ruling
         top3 += ruling in ids
-    record_property("figure", f"relevance: {len(everything)} player questions, {first} with their ruling first, "
-                               f"{top3} in the top three ({len(KNOWN_MISSES)} known miss(es))")
-    assert first >= MIN_FIRST_SHARE * len(everything), \
-        f"only {first} of {len(everything)} questions find their ruling first (floor {MIN_FIRST_SHARE:.0%})"
-    assert top3 >= MIN_TOP3_SHARE * len(everything), \
-        f"only {top3} of {len(everything)} questions find their ruling in the top three (floor {MIN_TOP3_SHARE:.0%})"
-
-
-@pytest.mark.parametrize("question, ruling", CASES, ids=[q[:60] for q, _ in CASES])
-def test_expected_ruling_in_top_three(question, ruling):
-    top = search.search(question, limit=3).ids
-    assert ruling in top, f"{question!r}: expected {ruling} in the top 3, got {top}"
-
-
-@pytest.mark.parametrize("question, ruling", KNOWN_MISSES, ids=[q[:60] for q, _ in KNOWN_MISSES])
-@pytest.mark.xfail(reason="a known miss, reported in the figure", strict=False)
-def test_known_misses(question, ruling):
-    assert ruling in search.search(question, limit=3).ids
+        if ruling not in ids and known_miss is None:
+            misses.append(f"{where}: {question!r}: expected {ruling} in the top 3, got {ids}")
+        elif ruling in ids and known_miss is not None:
+            recovered.append(where)
+    record_property("figure", f"relevance: {len(ENTRIES)} player questions, {first} with their ruling first, "
+                               f"{top3} in the top three ({len(KNOWN_MISSES)} known miss(es)"
+                               + (f", {len(recovered)} of them now in the top three: {', '.join(recovered)}"
+                                  if recovered else "") + ")")
+    assert not misses, f"{len(misses)} question(s) lost their ruling from the top three " \
+                       f"(tune the ranking, never the question):\n" + "\n".join(misses)
+    assert first >= MIN_FIRST_SHARE * len(ENTRIES), \
+        f"only {first} of {len(ENTRIES)} questions find their ruling first (floor {MIN_FIRST_SHARE:.0%})"
+    assert top3 >= MIN_TOP3_SHARE * len(ENTRIES), \
+        f"only {top3} of {len(ENTRIES)} questions find their ruling in the top three (floor {MIN_TOP3_SHARE:.0%})"

@@ -166,7 +166,7 @@ def test_the_help_says_one_app_per_tab_and_warns_about_the_network():
 
 # -- the real browser --------------------------------------------------------------------
 
-@pytest.mark.slow(11)
+@pytest.mark.slow(13)
 def test_the_app_in_a_real_browser(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the `test` extra has it)")
     browser_exe = chromium_path()
@@ -221,6 +221,36 @@ def test_the_app_in_a_real_browser(tmp_path):
             cols, rows = page.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
             assert 20 <= cols <= 60 and rows >= 20, (cols, rows)
             assert max(len(line) for line in shown.splitlines()) <= cols
+            page.close()
+            # a phone's touch screen (issue 27): the top bar is a menu, Open is a tap, a swipe scrolls
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            phone.set_default_timeout(30_000)
+            phone.add_init_script(CATCH_TERMINAL)
+            phone.goto(s.url)
+            page = phone
+            shown = wait_for("Menu", "Search the")
+            assert "F2" not in shown.splitlines()[0]
+            box = phone.locator(".xterm-screen").bounding_box()
+            cols, rows = phone.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
+
+            def point(row: int, col: float) -> tuple[float, float]:
+                return box["x"] + col * box["width"] / cols, box["y"] + (row + 0.5) * box["height"] / rows
+
+            phone.touchscreen.tap(*point(0, shown.splitlines()[0].index("Open") + 2))
+            shown = wait_for("Open a scenario file", "The built-in library")
+            listed = shown.splitlines()
+            first = next(i for i, line in enumerate(listed) if "The built-in library (" in line)
+            touch = phone.context.new_cdp_session(phone)
+            x, y = point(first + 4, cols / 2)
+            touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+            for i in range(1, 7):
+                touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                    {"x": x, "y": y - i * box["height"] / rows}]})
+            touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            end = time.monotonic() + 20
+            while screen().splitlines()[first + 1:first + 6] == listed[first + 1:first + 6]:
+                assert time.monotonic() < end, "a swipe up did not scroll the list"
+                time.sleep(0.1)
         finally:
             browser.close()
     assert "Traceback" not in s.output and s.proc.returncode == 0, s.output

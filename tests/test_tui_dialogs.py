@@ -35,8 +35,16 @@ async def open_dialog(pilot) -> OpenModal:
     return pilot.app.screen
 
 
-@pytest.mark.slow(4)
-async def test_the_open_dialog_lists_narrows_and_opens_the_library():
+@pytest.mark.slow(6)
+async def test_the_open_dialog_lists_the_users_own_then_the_library_narrows_and_opens(tmp_path, monkeypatch):
+    """The library alone while the user has no file of their own; then (issue 27: Open
+    listed only the library, and there were no recent files) the user's own disputes in
+    the folder Save proposes first, newest first, each by its question; a file opened
+    comes back in the palette."""
+    from tui.recent import recent
+
+    folder = tmp_path / "My disputes"
+    monkeypatch.setenv("FLUXX_JUDGE_SCENARIOS", str(folder))     # not made yet: nothing of the user's own
     library = library_scenarios()
     assert len(library) > 100
     app = FluxxJudgeApp(start_mode="table")     # a light first screen: the dialogs are what is tested
@@ -70,6 +78,49 @@ async def test_the_open_dialog_lists_narrows_and_opens_the_library():
         await open_dialog(pilot)
         await pilot.press(*"draw play", "enter")
         await until(pilot, lambda: app.session.path == wanted[0][0])
+        # the user's own files come first
+        folder.mkdir()
+        older = own_file(folder, "older.yaml", "Who wins the Moon?", 30)
+        newer = own_file(folder, "newer.yaml", "Does Taxes stop Ann winning?", 1)
+        (folder / ".hidden.yaml").write_text("format: 1\n", encoding="utf-8")
+        (folder / "notes.txt").write_text("not a scenario", encoding="utf-8")
+        dialog = await open_dialog(pilot)
+        ol = dialog.query_one("#open-library", OptionList)
+        entries = shown(ol)
+        assert entries[:3] == [(None, f"Yours, newest first ({folder})", True),
+                               (newer, "Does Taxes stop Ann winning?  (newer.yaml)", False),
+                               (older, "Who wins the Moon?  (older.yaml)", False)]
+        assert entries[3] == (None, "The built-in library", True) and len(entries) == 4 + len(library)
+        assert ol.highlighted == 1 and distinct(ol)
+        assert str(dialog.query_one("#open-count", Label).content) == \
+            f"Yours (2), then the built-in library ({len(library)}):"
+        await pilot.press(*"moon")
+        assert [e[0] for e in shown(ol) if not e[2]][0] == older      # words narrow both, the user's first
+        await pilot.press("enter")
+        await until(pilot, lambda: app.session.path == older)
+        await until(pilot, lambda: recent()[:1] == [older])
+        # the palette offers it again, by its name and question
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: bool(app.screen.query("CommandInput")))
+        app.screen.query_one("CommandInput").value = "recent older"      # one search, not one a key
+
+        def offered() -> bool:
+            lists = app.screen.query(OptionList)
+            return bool(lists) and lists.first().option_count > 0 and \
+                "older.yaml: Who wins the Moon?" in str(lists.first().get_option_at_index(0).prompt)
+
+        await until(pilot, offered)
+
+
+def own_file(folder, name: str, question: str, age: int) -> str:
+    """A scenario file of the user's, last changed `age` minutes ago."""
+    import os
+    import time
+
+    path = folder / name
+    path.write_text(f"format: 1\nquestion: {question}\ntable:\n  players: [Ann, Ben]\n", encoding="utf-8")
+    os.utime(path, (time.time() - 60 * age,) * 2)
+    return str(path)
 
 
 async def test_the_open_dialog_shows_titles_as_typed(monkeypatch):

@@ -106,6 +106,43 @@ async def test_build_a_position_from_nothing_and_save_it(tmp_path, monkeypatch):
         assert os.stat(target).st_mtime_ns == stamp
 
 
+async def typed_quickly(pilot, *keys: tuple[str, str | None]) -> None:
+    """Keys reaching the app back to back, as a person typing fast sends them (the
+    pilot's `press` lets the app settle after each key)."""
+    from textual import events
+
+    for key, character in keys:
+        pilot.app.post_message(events.Key(key, character))
+    await pilot.pause(0.05)
+
+
+async def test_keys_typed_ahead_of_a_dialog_reach_it_and_new_gives_the_seats_the_keyboard():
+    """Issue 27: "n Enter" typed quickly seated a player named "n" (the Enter went to the
+    seats before the name dialog came, the next "n" replaced the proposed name); after
+    Ctrl+N from a table where a zone had the keyboard, n did nothing."""
+    app = FluxxJudgeApp(start_mode="table")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await table_screen(pilot)
+        await typed_quickly(pilot, ("n", "n"), ("enter", None), ("n", "n"), ("enter", None))
+        await until(pilot, lambda: app.session.table["players"] == ["Ann", "Ben"] and not app.typeahead.held)
+        assert isinstance(app.screen, TableScreen)
+        # a card typed at once after `a`, Enter included
+        await until(pilot, lambda: any(z.zone == "rules" for z in screen.query(ZoneList)))
+        zone(screen, "rules").focus()
+        await typed_quickly(pilot, ("a", "a"), *[(c, c) for c in "play 2"], ("enter", None))
+        await until(pilot, lambda: app.session.table.get("rules") == ["Play 2"])
+        assert isinstance(app.screen, TableScreen)
+        zone(screen, "rules").focus()
+        await pilot.press("ctrl+n")
+        await until(pilot, lambda: app.screen.__class__.__name__ == "UnsavedModal")
+        await pilot.press("d")                                  # drop the unsaved table
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.session.table == {"players": []})
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, PromptModal))
+        await pilot.press("enter")
+        await until(pilot, lambda: app.session.table["players"] == ["Ann"])
+
+
 async def test_an_impossible_position_is_shown_with_all_its_problems(tmp_path):
     path = tmp_path / "odd.yaml"
     path.write_text("format: 1\ntable:\n  players: [Ann, Ben]\n  rules: [Draw 2, Draw 3]\n"

@@ -1,6 +1,7 @@
 """End to end: the installed `fluxx-judge` in a real 80x24 terminal (tmux). A dispute is
-built from nothing with the keyboard (Ben's and Cal's hands unseen), its question
-written, replayed from the menus, answered first, and saved; no YAML is typed."""
+built from nothing with the keyboard (Ben's hand unseen), its question written with
+the kind of answer it wants, replayed from the menus, answered first, and saved; no
+YAML is typed."""
 
 from __future__ import annotations
 
@@ -57,6 +58,12 @@ def wait_gone(session: str, text: str, timeout: float = 30.0) -> str:
 
 @pytest.mark.slow(16)
 def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path):
+    """Issue 27's Star Fluxx dispute, from a blank table, by keys at 80x24: Ann uses The
+    Captain's power to take Ben's Scientist and Ben, whose hand nobody can see, answers
+    with It's A Trap!. Keys go as fast as tmux sends them where the app holds them for a
+    dialog on its way ("n Enter"); "captain" at a Star Fluxx table is The Captain; the
+    unseen hand may be revealed only as Star Fluxx's Surprise; the answer is of the kind
+    asked (may he?), with the ruling behind it."""
     if not EXE.exists():
         pytest.skip(f"{EXE} is not installed (`make run` or `make test` installs it)")
     session = f"fluxx-judge-test-{uuid.uuid4().hex[:10]}"
@@ -92,40 +99,48 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
 
     try:
         wait_for(session, "F2 Table", "F5 Cards")
+        start = time.monotonic()
         keys("C-n")                                   # before the Table screen was ever shown
         wait_for(session, "no players yet")
-        for _ in range(3):                            # Ann, Ben, Cal: the names proposed
-            keys("n")
-            wait_for(session, "Name of the new player")
-            keys("Enter")
-            wait_gone(session, "Name of the new player")
-        wait_for(session, "Cal")
-        card("rules", "play all")
-        card("ann hand", "time portal", "the moon")
+        keys("n", "Enter", "n", "Enter")              # typed ahead of each name dialog: Ann, then Ben
+        wait_for(session, "Ben's table")
+        card("ben table", "scientist")
+        card("ann table", "captain", "robot")         # a Star Fluxx table now: The Captain
         card("ben hand", "? x3")
-        card("cal hand", "? x3")
         card("draw", "? x10")
-        card("discard", "dreams")
         keys("C-w")
         wait_for(session, "The question in dispute")
-        text("Does Ann's turn end when she plays Time Portal under Play All?")
+        text("May Ben spring It's A Trap! on The Captain's power?")
         keys("Enter")
-        wait_gone(session, "The question in dispute")
         wait_for(session, "What does the question ask?")  # then what kind of answer it wants
-        text("turn")
+        text("legal")
         keys("Enter")
         wait_gone(session, "What does the question ask?")
-        wait_for(session, "Problems: none")
+        wait_for(session, "Problems: none", "The Captain")
+        assert "Captain's Hat" not in screen(session)
 
         keys("F3")                                    # replay: the menu offers only what is legal
         wait_for(session, "step 0 of 0")
         keys("a")
-        wait_for(session, "Ann plays Time Portal", "Ann plays The Moon")
-        text("portal")                                # type-ahead narrows the menu
-        keys("Enter")                                 # (Dreams, the one card to take back, is taken)
-        shown = wait_for(session, "Q: Does Ann's turn end", "Answer: Ann's turn is over; it is now Ben's turn",
-                         "Step 1 of 1")
-        assert shown.index("Q: Does Ann") < shown.index("Answer:") < shown.index("Step 1 of 1")
+        wait_for(session, "Ann uses The Captain")
+        text("captain")
+        keys("Enter")
+        wait_for(session, "Step 1 of 1")
+        keys("a")
+        shown = wait_for(session, "Ben reveals a Surprise that cancels a free action")
+        assert "Stop That" not in shown and "Skullduggery" not in shown
+        text("trap")
+        keys("Enter")
+        wait_for(session, "Ben must decide")
+        keys("a")
+        wait_for(session, "The Robot")
+        text("robot")
+        keys("Enter")
+        shown = wait_for(session, "Q: May Ben spring It's A Trap!", "Answer: Yes: Ben may play the Surprise It's A Trap!",
+                         "Rulings cited", "rule-surprise-two-functions")
+        took = time.monotonic() - start
+        assert shown.index("Q: May Ben") < shown.index("Answer:")
+        assert took < 90, f"the dispute took {took:.0f} s to build and answer"
 
         keys("C-s")                                   # a new scenario: Save asks where, in the user's folder
         shown = wait_for(session, "Save the scenario as", str(folder)[:20])
@@ -133,8 +148,15 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         wait_for(session, "Saved to")
         saved = folder / "new-dispute.yaml"
         sc = load_scenario(str(saved))
-        assert sc.question.startswith("Does Ann's turn end") and sc.ask is not None and sc.ask.kind == "turn"
+        assert sc.question.startswith("May Ben spring") and sc.ask is not None and sc.ask.kind == "legal"
         assert [c.card.key for c in sc.position.hands["Ben"]] == ["?"] * 3
+        assert [c.card.name for c in sc.position.keepers["Ann"]] == ["The Captain", "The Robot"]
+        assert [e.event.verb for e in sc.events] == ["use", "surprise"] and sc.position.deck_editions == ("star",)
+        from adjudicator.replay import replay
+
+        answer = replay(sc).answer
+        assert answer is not None and answer.kind == "legal" and answer.text.startswith("Yes: Ben may play")
+        assert "stop-that-vs-free-action" in [r.to_json()["id"] for r in answer.rulings]
         keys("C-s")                                   # saving again is confirmed too
         wait_for(session, "already")
     finally:

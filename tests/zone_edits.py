@@ -21,6 +21,8 @@ ZONE_ATTRS = frozenset({"rules", "meta_rules", "goals", "draw_pile", "discard", 
                         "scored", "cards"})
 # containers of zones: State.hands and State.keepers (player -> zone), State.temp_hands
 CONTAINERS = frozenset({"hands", "keepers", "temp_hands", "attachments",
+                        # the cards under a card, and the cards face down or face-out
+                        "under", "face_down", "face_out", "lasting",
                         # the other facts the kept figures read (State.figures is reset by the
                         # State's methods that change them)
                         "players", "eliminated", "claims", "active", "started_empty"})

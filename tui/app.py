@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -103,6 +103,9 @@ class FluxxJudgeApp(App[int]):
         "interactions": _interactions_screen,
     }
     COMMANDS = App.COMMANDS | {_card_commands, _ruling_commands, _scenario_commands, _card_page_commands}
+    # every screen's width class: below 60 columns (a phone held upright) one column, the
+    # screens and Open and Save in the top bar's menu (tui.widgets.mode_bar); 80x24 is -narrow
+    HORIZONTAL_BREAKPOINTS = [(0, "-phone"), (60, "-narrow"), (110, "-wide")]
     BINDINGS = [
         # the screen keys are shown by the ModeBar at the top of every screen
         Binding("f1", "help", "Help", show=False),
@@ -115,7 +118,10 @@ class FluxxJudgeApp(App[int]):
         Binding("f6", "save_as", "Save as"),
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("ctrl+n", "new", "New", show=False),
+        Binding("f10", "menu", "Menu", show=False),
     ]
+    # the app's actions that always open a dialog: keys typed right after them wait for it (tui.typeahead)
+    DIALOG_ACTIONS = frozenset({"open", "save_as", "help", "command_palette", "menu"})
 
     def __init__(self, open_file: str | None = None, start_mode: str | None = None,
                  served_rescues: Path | None = None) -> None:
@@ -126,6 +132,21 @@ class FluxxJudgeApp(App[int]):
         # an app served to a browser: the rescue folder of that browser (tui.rescue.served_folder)
         self.served_rescues = served_rescues
         self.quit_by_user = False
+        from tui.typeahead import TypeAhead
+
+        self.typeahead = TypeAhead(self, super().on_event)
+
+    async def on_event(self, event: events.Event) -> None:
+        # a key typed (not one bubbling back from a widget) may be held for a dialog on its way
+        if isinstance(event, events.Key) and not event.is_forwarded and await self.typeahead.key(event):
+            return
+        await super().on_event(event)
+
+    def release_keys(self) -> None:
+        """The dialog an action was to open will not come: the keys typed after it go
+        where the focus is (`tui.typeahead`)."""
+        if self.typeahead.holding:
+            self.call_later(self.typeahead.release)
 
     def get_line_filters(self):
         """Textual's filters and ours: control characters in drawn text are escaped (tui.escapes)."""
@@ -157,6 +178,31 @@ class FluxxJudgeApp(App[int]):
     # -- navigation ------------------------------------------------------------
     def action_mode(self, mode: str) -> None:
         self.switch_mode(mode)
+
+    MENU = (("mode('table')", "Table - the position"), ("mode('replay')", "Replay - the answer"),
+            ("mode('rulings')", "Rulings - search them"), ("mode('interactions')", "Cards - how two meet"),
+            ("open", "Open..."), ("save", "Save"), ("save_as", "Save as..."), ("new", "New scenario"),
+            ("question", "The question..."), ("share", "Share as one line"), ("help", "Help"),
+            ("command_palette", "Commands..."))
+
+    def action_menu(self) -> None:
+        """Every screen and the file commands in one list, reached by a tap (the top bar's
+        Menu on a phone, which has no F keys and no Ctrl) or F10."""
+        from tui.widgets import ChoiceModal
+
+        def chosen(action: str | None) -> None:
+            if action == "question":
+                own = getattr(self.screen, "action_question", None)      # Table and Replay refresh after it
+                own() if own is not None else self.ask_question()
+            elif action == "goto":
+                self.screen.action_goto()
+            elif action:
+                self.call_later(self.run_action, action)
+
+        entries = [(a, words, "") for a, words in self.MENU]
+        if hasattr(self.screen, "action_goto"):          # the Table screen's zones, by name
+            entries.insert(4, ("goto", "Go to a zone...", ""))
+        self.push_screen(ChoiceModal("Go to", entries, "Tap or Enter: go - Esc: back"), chosen)
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
@@ -224,20 +270,37 @@ class FluxxJudgeApp(App[int]):
             self.session = Session.open(path)
             if self.session.error:
                 self.notify(str(self.session.error), title="Cannot open", severity="error", timeout=8, markup=False)
+            elif self.session.path and not in_library(self.session.path):
+                self._remember(self.session.path)
             self.show_mode(mode)
             self._session_replaced()
 
         self._unless_unsaved(go, "Open another scenario")
+
+    @work(thread=True, group="recent")
+    def _remember(self, path: str) -> None:
+        from tui.recent import remember
+
+        remember(path)
 
     def action_open(self) -> None:
         self._list_library()
 
     @work(thread=True, exclusive=True, group="library")
     def _list_library(self) -> None:
-        library = library_scenarios()
-        self.call_from_thread(self._ask_open, library)
+        from tui.recent import own_scenarios
+        from tui.session import save_folder
 
-    def _ask_open(self, library: list[tuple[str, str]]) -> None:
+        library = library_scenarios()
+        try:
+            folder = save_folder()
+            own = [(f.path, f.label) for f in own_scenarios(folder) if not in_library(f.path)]
+        except Exception:       # an unreadable folder lists nothing of its own
+            folder, own = "", []
+        self.call_from_thread(self._ask_open, library, own, str(folder))
+
+    def _ask_open(self, library: list[tuple[str, str]], own: list[tuple[str, str]] | None = None,
+                  folder: str = "") -> None:
         from tui.widgets import OpenModal
 
         def chosen(path: str | None) -> None:
@@ -245,7 +308,7 @@ class FluxxJudgeApp(App[int]):
                 mode = self.current_mode if self.current_mode in ("table", "replay") else "replay"
                 self.open_scenario(path, mode)
 
-        self.push_screen(OpenModal(library), chosen)
+        self.push_screen(OpenModal(library, own, folder), chosen)
 
     def action_new(self) -> None:
         def go() -> None:
@@ -375,6 +438,7 @@ class FluxxJudgeApp(App[int]):
             return
         self.notify(f"Saved to {written}" if wrote else f"Saved: {written} already holds this scenario "
                     "(the file was left as it was).", title="Saved", timeout=6, markup=False)
+        self._remember(str(written))
         self.screen.post_message(SessionSaved())
         if after:
             after()

@@ -1,4 +1,4 @@
-"""Command palette providers: cards, rulings and library scenarios (Ctrl+P).
+"""Command palette providers: cards, rulings, recent files and library scenarios (Ctrl+P).
 
 Each provider loads what it lists in a thread when the palette opens, so the palette
 itself never waits on the catalogue, the corpus or the library; and each scores what is
@@ -13,7 +13,9 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 from textual.fuzzy import FuzzySearch, Matcher
+from textual.markup import escape
 
 
 class QuickFuzzySearch(FuzzySearch):
@@ -61,11 +63,28 @@ class QuickFuzzySearch(FuzzySearch):
             start = candidate.find(query[0], start + 1)
 
 
+class PlainMatcher(Matcher):
+    """Textual's matcher, highlighting an entry as the plain text it is: Textual's reads it
+    as markup, and an entry can be a user's own words (a recent file's question with
+    `[/b]` in it broke the palette)."""
+
+    def highlight(self, candidate: str) -> Content:
+        content = Content(candidate)
+        score, offsets = self.fuzzy_search.match(self.query, candidate)
+        if not score:
+            return content
+        for offset in offsets:
+            if not candidate[offset].isspace():
+                content = content.stylize(self.match_style, offset, offset + 1)
+        return content
+
+
 class QuickProvider(Provider):
-    """A palette provider whose matcher is a `QuickFuzzySearch`."""
+    """A palette provider whose matcher is a `QuickFuzzySearch` and whose entries are
+    plain text, never markup."""
 
     def matcher(self, user_input: str, case_sensitive: bool = False) -> Matcher:
-        matcher = super().matcher(user_input, case_sensitive)
+        matcher = PlainMatcher(user_input, match_style=self.match_style, case_sensitive=case_sensitive)
         matcher.fuzzy_search = QuickFuzzySearch(case_sensitive)
         return matcher
 
@@ -88,7 +107,7 @@ class CardCommands(QuickProvider):
             if score > 0:
                 shown = label if label == card.name else f"{label} ({card.name})"
                 yield Hit(score, matcher.highlight(f"card {shown}"),
-                          partial(self.app.show_cards, card.name), help=card.effect)
+                          partial(self.app.show_cards, card.name), help=escape(card.effect))
 
 
 class RulingCommands(QuickProvider):
@@ -113,30 +132,46 @@ class RulingCommands(QuickProvider):
             if rid == wanted:
                 score += 1000                 # the exact id comes first
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self.app.open_ruling, rid), help=summary)
+                yield Hit(score, matcher.highlight(text), partial(self.app.open_ruling, rid), help=escape(summary))
 
 
 class ScenarioCommands(QuickProvider):
-    """The built-in scenario library: opens one in Replay."""
+    """The scenario files opened or saved lately (`tui.recent`), then the built-in
+    library: opens one in Replay."""
 
     async def startup(self) -> None:
         from tui.app import library_scenarios
 
+        def load_recent() -> list[tuple[str, str]]:
+            from tui.recent import recent, recent_label
+
+            return [(path, recent_label(path)) for path in recent()]
+
+        try:
+            self.recent = await asyncio.to_thread(load_recent)
+        except Exception:
+            self.recent = []
         try:
             self.scenarios = await asyncio.to_thread(library_scenarios)
         except Exception:
             self.scenarios = []
 
+    def _entries(self) -> Iterable[tuple[str, str, str]]:
+        for path, label in self.recent:
+            yield path, f"recent {label}", "open in Replay (opened or saved lately)"
+        for path, title in self.scenarios:
+            yield path, f"scenario {title}", "open in Replay"
+
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for path, title in self.scenarios:
-            text = f"scenario {title}"
+        for path, text, tip in self._entries():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self.app.open_scenario, path, "replay"),
-                          help="open in Replay")
+                yield Hit(score, matcher.highlight(text), partial(self.app.open_scenario, path, "replay"), help=escape(tip))
 
     async def discover(self) -> Hits:
-        for path, title in self.scenarios[:5]:
-            yield DiscoveryHit(f"scenario {title}", partial(self.app.open_scenario, path, "replay"),
-                               help="open in Replay")
+        shown = [e for e in self._entries() if e[1].startswith("recent ")][:8]
+        shown += [e for e in self._entries() if e[1].startswith("scenario ")][:5]
+        for path, text, tip in shown:
+            yield DiscoveryHit(Content(text), partial(self.app.open_scenario, path, "replay"), help=escape(tip),
+                               text=text)

@@ -287,6 +287,51 @@ def where(problem: PositionProblem) -> str:
 # --------------------------------------------------------------------------- card look-up
 
 @dataclass(frozen=True)
+class Deck:
+    """The editions a table is played with, as the card look-up uses them: declared
+    (`editions:`; a card of no other edition can be on that table, so none is offered)
+    or inferred from its cards (`adjudicator.editions.table_editions`; their cards come
+    first, the others after). `editions` None: any edition."""
+
+    editions: tuple[str, ...] | None = None
+    declared: bool = False
+
+    def holds(self, card: Any) -> bool:
+        return self.editions is None or bool(set(self.editions) & set(card.editions))
+
+
+def table_deck(table: Any, cat: Any = None) -> Deck:
+    """The Deck of a table as the editor holds it: its declared editions (those the
+    catalogue knows), else those of the cards it names without doubt, found as the
+    engine's Position finds them (`Position.deck_editions`)."""
+    from adjudicator.catalogue import EDITIONS
+    from adjudicator.editions import table_editions
+
+    if not isinstance(table, dict):
+        return Deck()
+    declared = table.get("editions")
+    if isinstance(declared, list):
+        known = tuple(e for e in declared if isinstance(e, str) and e in EDITIONS)
+        if known:
+            return Deck(known, True)
+    cat = cat or catalogue()
+    found = []
+    for zone in zones(table):
+        for entry in get_zone(table, zone):
+            if isinstance(entry, str):
+                card = cat.find(split_copies(entry)[0])
+                if card is not None:
+                    found.append(card)
+    attached = table.get("attached")
+    if isinstance(attached, dict):
+        for name in [*attached, *attached.values()]:
+            card = cat.find(name) if isinstance(name, str) else None
+            if card is not None:
+                found.append(card)
+    return Deck(table_editions(found))
+
+
+@dataclass(frozen=True)
 class Match:
     """A card found for what the user typed: the label that matched (a name or alias)."""
 
@@ -309,7 +354,9 @@ class CardIndex:
         self.entries.sort(key=lambda e: (len(e[0]), e[0]))
         self._norms = [e[0] for e in self.entries]
 
-    def find(self, text: str, limit: int = 12) -> list[Match]:
+    def find(self, text: str, limit: int = 12, deck: Deck | None = None) -> list[Match]:
+        """The cards `text` may mean, best first; with a `deck`, the cards of its
+        editions before the others (or alone, when the editions are declared)."""
         q = normalize(split_copies(text)[0])
         if not q:
             return []
@@ -338,6 +385,12 @@ class CardIndex:
                     if any(difflib.SequenceMatcher(None, w, kw).ratio() > 0.8
                            for w in words for kw in n.split() if len(w) > 3):
                         ranked.append((5, label, card))
+        if deck is not None and deck.editions is not None:
+            if deck.declared:
+                ranked = [r for r in ranked if deck.holds(r[2])]
+            else:
+                # an exact name first; then the deck's cards, then the others; typos last
+                ranked.sort(key=lambda r: (r[0] != 0, r[0] >= 4, not deck.holds(r[2]), r[0]))
         out: list[Match] = []
         seen: set[str] = set()
         for _, label, card in ranked:
@@ -349,19 +402,27 @@ class CardIndex:
                 break
         return out
 
-    def complete(self, text: str) -> str | None:
-        """A name or alias that starts with exactly what was typed (for inline completion)."""
+    def complete(self, text: str, deck: Deck | None = None) -> str | None:
+        """A name or alias that starts with exactly what was typed (for inline completion),
+        the shortest of the `deck`'s editions first."""
         folded = text.casefold()
         if not folded.strip():
             return None
-        for _, label, _ in self.entries:
-            if label.casefold().startswith(folded) and len(label) > len(text):
-                return text + label[len(text):]
-        return None
+        found = [(label, card) for _, label, card in self.entries
+                 if label.casefold().startswith(folded) and len(label) > len(text)]
+        if deck is not None and deck.editions is not None:
+            ours = [f for f in found if deck.holds(f[1])]
+            if not ours and not deck.declared:
+                best = self.find(text, 1, deck)
+                if best and deck.holds(best[0].card):
+                    return None       # never complete to another edition's card over the deck's own match
+            found = ours if deck.declared or ours else found
+        return text + found[0][0][len(text):] if found else None
 
 
 def card_index() -> CardIndex:
     return _card_index(catalogue())
+
 
 
 @functools.lru_cache(maxsize=4)

@@ -22,7 +22,8 @@ TOP_ORDER = ("format", "id", "title", "question", "cites", "note", "cards", "tab
              "reshuffle")
 VARIATION_ORDER = ("after", "title", "events", "expect", "variations")
 TABLE_ORDER = ("players", "turn", "drawn", "played", "rules", "meta_rules", "goals", "hands", "keepers",
-               "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "rules_discard", "scored", "editions")
+               "draw_pile", "discard", "eliminated", "deal", "solo", "rules_pile", "rules_discard", "scored", "editions",
+               "under", "face_down", "face_out", "out_of_reach")
 EVENT_ORDER = ("play", "surprise", "use", "choose", "random", "end_turn", "join", "leave", "by", "against",
                "disputed", "note", "expect")
 EXPECT_ORDER = ("winner", "everyone_loses", "game_over", "turn", "turn_over", "plays_left", "draws_owed",

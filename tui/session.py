@@ -86,7 +86,7 @@ def default_folder() -> Path:
     return Path(os.path.expanduser("~")) / APP_DIR
 
 
-def _save_folder() -> Path:
+def save_folder() -> Path:
     """Where new scenarios go: a served app's root, else `default_folder()`."""
     confinement = confine.active()
     return confinement.root if confinement is not None else default_folder()
@@ -235,7 +235,7 @@ class Session:
     def proposed_path(self) -> str:
         """Where Save As proposes to write: this file, or a free name in the default folder
         (for a new scenario or one from the built-in library), or in a served app's root."""
-        folder = _save_folder()
+        folder = save_folder()
         if self.path and not in_library(self.path) and not _inside(Path(self.path), _checkout()) and \
                 _writable(self.path):
             return self.path
@@ -322,7 +322,7 @@ class Session:
         if not os.path.isdir(folder):
             if os.path.lexists(folder):
                 raise WriteError(f"{folder} is not a folder", target)
-            if not create_folder and Path(folder) != _save_folder():
+            if not create_folder and Path(folder) != save_folder():
                 raise FolderMissing(f"The folder {folder} does not exist. Create it and save there?", target)
             try:
                 os.makedirs(folder, exist_ok=True)

@@ -3,11 +3,16 @@ part of its one play."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
 
 from adjudicator.decisions import BadAnswer
 from adjudicator.mechanics.base import ACTION, CREEPER, DANGER, KEEPER, RULE, SURPRISE, Mechanic, Param, register
-from adjudicator.movement import DISCARD_PILE, DRAW, EXCHANGE, IN_FLIGHT, hand, table
+from adjudicator.movement import DISCARD_PILE, DRAW, EXCHANGE, IN_FLIGHT, hand, table, under
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
 
@@ -38,10 +43,10 @@ class Trash(Mechanic):
     params = {"types": Param("names")}
     summary = "discard one card of the given kinds from the table"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
-        targets = _keepers_of(e, st.players, types) + ([r for r in st.rules] if RULE in types else [])
+        targets = _keepers_of(e, e.reachable(player, st.players), types) + ([r for r in st.rules] if RULE in types else [])
         if not targets:
             return _nothing(e, card, "no such card in play")
         target = e.choose("card", player, f"{player} picks the card {e.name(card)} discards", targets)
@@ -73,10 +78,10 @@ class Steal(Mechanic):
     params = {"types": Param("names")}
     summary = "move one card of the given kinds from another player's table to yours"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
-        targets = _keepers_of(e, [p for p in st.players if p != player], types)
+        targets = _keepers_of(e, e.reachable(player, [p for p in st.players if p != player]), types)
         if not targets:
             return _nothing(e, card, "nobody else has one")
         target = e.choose("card", player, f"{player} picks what to steal", targets)
@@ -92,9 +97,9 @@ class RotateHands(Mechanic):
     card_types = _ACTIONS
     summary = "every hand passes to the next player in the direction the player chooses"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        order = e.seat_order(start=player)   # player first
+        order = e.reachable(player)   # player first (a player out of reach keeps their hand)
         if len(order) < 2:
             return _nothing(e, card, "nobody to pass to")
         left, right = order[1], order[-1]
@@ -114,7 +119,7 @@ class RulesReset(Mechanic):
     card_types = _ACTIONS
     summary = "discard every New Rule; the Basic Rules and the Goals stay"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if not st.rules:
             return _nothing(e, card, "no New Rules in play")
@@ -130,10 +135,10 @@ class RandomTax(Mechanic):
     params = {"each": Param("int")}
     summary = "take cards at random from every other player's hand"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         n = e.num(card, "each")
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if p == player:
                 continue
             for _ in range(n):
@@ -152,9 +157,9 @@ class Showdown(Mechanic):
     params = {"games": Param("int")}
     summary = "a contest with one opponent: the winner takes the loser's whole hand"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        others = [p for p in e.seat_order(start=player) if p != player]
+        others = [p for p in e.reachable(player) if p != player]
         if not others:
             return _nothing(e, card, "no opponent")
         rival = e.choose("player", player, f"{player} picks an opponent for {e.name(card)}", others)
@@ -185,9 +190,9 @@ class UseWhatYouTake(Mechanic):
     card_types = _ACTIONS
     summary = "take a random card from an opponent's hand and play it at once as your own"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        others = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        others = [p for p in e.reachable(player) if p != player and st.hands[p]]
         if not others:
             return _nothing(e, card, "every other hand is empty")
         victim = e.choose("player", player, f"{player} picks whose hand to take a card from", others)
@@ -208,9 +213,9 @@ class Zap(Mechanic):
     card_types = _ACTIONS
     summary = "take any card in play into your hand (a Creeper goes in front of you)"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        targets = [k for p in st.players for k in st.keepers[p]] + list(st.rules) + list(st.goals)
+        targets = [k for p in e.reachable(player, st.players) for k in st.keepers[p]] + list(st.rules) + list(st.goals)
         if not targets:
             return _nothing(e, card, "nothing in play")
         target = e.choose("card", player, f"{player} picks a card in play to take", targets)
@@ -234,7 +239,7 @@ class DiscardAndDraw(Mechanic):
     card_types = _ACTIONS
     summary = "discard your hand and draw as many cards"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         cards = list(st.hands[player])
         for c in cards:
@@ -252,7 +257,7 @@ class TempHandAction(Mechanic):
     summary = "set your hand aside, draw cards into a temporary hand and play some of them"
     rulings = ("rule-nested-action-example", "rule-d3p2-creeper-redraw", "rule-action-whole-effect-one-play")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         outer = [t.source for t in st.temp_hands if t.owner == player]
         if outer:
@@ -270,7 +275,7 @@ class TodaysSpecial(Mechanic):
     params = {"draw": Param("int"), "birthday": Param("int"), "holiday": Param("int"), "other": Param("int")}
     summary = "a temporary hand whose plays depend on what day it is"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         if e.choose("table", player, f"Is it {player}'s birthday today?", []):
             day, why = "birthday", "a birthday"
         elif e.choose("table", player, "Is today a holiday or a special anniversary?", []):
@@ -287,7 +292,7 @@ class EmptyTheTrash(Mechanic):
     card_types = _ACTIONS
     summary = "shuffle the discard pile into the draw pile; this card starts a new discard pile"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         # the discard pile goes on top of the draw pile as it lies, then the whole is shuffled
         for c in st.discard[::-1]:
@@ -303,9 +308,9 @@ class EverybodyGets(Mechanic):
     params = {"each": Param("int")}
     summary = "draw cards for every player, look at them and deal them out as you choose"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        order = e.seat_order(start=player)
+        order = e.reachable(player)       # (a player out of reach is given nothing)
         each = e.num(card, "each")
         drawn = e.draw(player, each * len(order), into=st.resolving, why=e.name(card))
         if not drawn:
@@ -318,6 +323,10 @@ class EverybodyGets(Mechanic):
             deal = e.choose("deal", player, f"{player} deals {e.names(drawn)}: {each} to each player", list(drawn),
                             count=each)
             full = len(drawn) == each * len(order)
+            beyond = [p for p in deal if p not in order]
+            if beyond:
+                raise BadAnswer(f"{e.name(card)}: {', '.join(beyond)} cannot be dealt anything (out of reach, or not "
+                                "at the table)", forbidden=True)
             for p in order:
                 got = len(deal.get(p, []))
                 if full and got != each:
@@ -338,9 +347,9 @@ class ExchangeKeepers(Mechanic):
     card_types = _ACTIONS
     summary = "swap one of your Keepers for one of another player's"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        theirs = _keepers_of(e, [p for p in st.players if p != player], {KEEPER})
+        theirs = _keepers_of(e, e.reachable(player, [p for p in st.players if p != player]), {KEEPER})
         mine = _keepers_of(e, [player], {KEEPER})
         if not theirs or not mine:
             return _nothing(e, card, "both players need a Keeper")
@@ -364,7 +373,7 @@ class DrawCards(Mechanic):
     params = {"draw": Param("int")}
     summary = "draw extra cards"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         e.draw(player, e.num(card, "draw"), why=e.name(card))
 
 
@@ -375,7 +384,7 @@ class PlayFromDiscard(Mechanic):
     params = {"types": Param("names")}
     summary = "play a card of the given kinds from the discard pile at once"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
         options = [c for c in st.discard if st.defs[c].type in types]
@@ -400,7 +409,7 @@ class Simplify(Mechanic):
     summary = "discard up to half the New Rules in play, rounded up"
     rulings = ("lets-simplify-rounding",)
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if not st.rules:
             return _nothing(e, card, "no New Rules in play")
@@ -419,7 +428,7 @@ class DiscardSlots(Mechanic):
     params = {"slots": Param("names")}
     summary = "discard every rule that sets one of the given slots (No Limits)"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         slots = set(st.defs[card].params["slots"])
         gone = [r for r in st.rules if e.graph.slots_of(st.defs[r].key) & slots]
@@ -435,9 +444,9 @@ class TradeHands(Mechanic):
     card_types = _ACTIONS
     summary = "swap hands with another player"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        others = [p for p in e.seat_order(start=player) if p != player]
+        others = [p for p in e.reachable(player) if p != player]
         if not others:
             return _nothing(e, card, "nobody to trade with")
         other = e.choose("player", player, f"{player} picks who to trade hands with", others)
@@ -453,17 +462,28 @@ class ShareTheWealth(Mechanic):
     card_types = _ACTIONS
     summary = "gather every Keeper, shuffle them and deal them out one at a time from you"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        pool = _keepers_of(e, st.players, {KEEPER})
+        order = e.reachable(player)        # (a player out of reach keeps their Keepers and gets none)
+        pool = _keepers_of(e, e.reachable(player, st.players), {KEEPER})
         if not pool:
             return _nothing(e, card, "no Keepers in play")
-        order = e.seat_order(start=player)
-        # one at a time from the player who played it, in seat order: the first few get one more
-        counts = {p: len(pool) // len(order) + (1 if i < len(pool) % len(order) else 0) for i, p in enumerate(order)}
         with e.atomic():
-            for k in pool:
+            for k in list(pool):
                 e.transfer(k, IN_FLIGHT, by=player, src=table(st.holder_of(k)))
+            for k in list(pool):
+                # cards lying under a Keeper gathered (the Booty buried under a Treasure Map) are mixed in
+                buried = list(st.under.get(k, ()))
+                if buried:
+                    for c in buried:
+                        e.transfer(c, IN_FLIGHT, by=player, src=under(k))
+                    pool += buried
+                    e.say(f"{e.names(buried)}, buried under {e.name(k)}, {'is' if len(buried) == 1 else 'are'} "
+                          f"gathered and shuffled in with the rest: nothing stays bundled with {e.name(k)}.",
+                          "share-the-wealth-mixes-buried-booty")
+            # one at a time from the player who played it, in seat order: the first few get one more
+            counts = {p: len(pool) // len(order) + (1 if i < len(pool) % len(order) else 0)
+                      for i, p in enumerate(order)}
             if e.next_answer_is_mapping():
                 # the table says where each Keeper ended up (a `deal` answer), checked against the dealing order
                 deal = e.choose("deal", player, f"the shuffled Keepers dealt one at a time from {player}: " +
@@ -496,7 +516,7 @@ class AnotherTurn(Mechanic):
     card_types = _ACTIONS
     summary = "take another turn after this one (never more than two in a row)"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         # one extra turn per card: a card (any copy of it) that has already given one in
         # this run of turns gives no more, however it came to be played again
         st = e.state
@@ -524,10 +544,10 @@ class DiscardAllOfType(Mechanic):
     params = {"types": Param("names")}
     summary = "discard every card of the given kinds in play"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         types = set(st.defs[card].params["types"])
-        gone = _keepers_of(e, st.players, types)
+        gone = _keepers_of(e, e.reachable(player, st.players), types)
         if not gone:
             return _nothing(e, card, "none in play")
         with e.atomic():
@@ -542,18 +562,20 @@ class MoveCreeper(Mechanic):
     card_types = _ACTIONS
     summary = "move a Creeper from in front of one player to another"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        creepers = _keepers_of(e, st.players, {CREEPER})
+        creepers = _keepers_of(e, e.reachable(player, st.players), {CREEPER})
         if not creepers:
             return _nothing(e, card, "no Creepers in play")
         # a Creeper moves to another player: with nobody else at the table (Solo) it cannot
-        creepers = [c for c in creepers if any(p != st.owner_of_keeper(c) for p in e.seat_order())]
+        creepers = [c for c in creepers if any(p != st.owner_of_keeper(c) for p in e.reachable(player))]
         if not creepers:
             return _nothing(e, card, "nobody else is at the table to receive a Creeper")
         c = e.choose("card", player, f"{player} picks a Creeper to move", creepers)
         owner = st.owner_of_keeper(c)
-        to = e.choose("player", player, f"{player} picks who receives {e.name(c)}", [p for p in e.seat_order() if p != owner])
+        assert owner is not None            # a Creeper in front of someone (`creepers`)
+        to = e.choose("player", player, f"{player} picks who receives {e.name(c)}",
+                      [p for p in e.reachable(player, e.seat_order()) if p != owner])
         e.detach(c)
         e.place_in_front(to, c, table(owner), by=player)
         e.say(f"{e.name(c)} moves from {owner} to {to}.")

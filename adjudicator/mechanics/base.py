@@ -64,6 +64,13 @@ class Mechanic:
     closes_windows_ruling: ClassVar[tuple[str, ...]] = ()
     # a Surprise: the rulings on what stands when it is itself canceled by another
     when_countered: ClassVar[tuple[str, ...]] = ()
+    # a card that holds cards under it (`can_hold`): the rulings on how they go with it
+    pile_rulings: ClassVar[tuple[str, ...]] = ()
+    # a free action that uses a card kept under this one (`used_card`): the rulings on
+    # what becomes of that card when a Surprise cancels the use
+    use_canceled_rulings: ClassVar[tuple[str, ...]] = ()
+    # an Action that stays in play among the New Rules once played (Let's Keep Doing That)
+    stays_as_rule: ClassVar[bool] = False
 
     effects: ClassVar[frozenset[str]] = frozenset()  # static effects it imposes while in force (EFFECTS)
     # the hooks below this class overrides (filled in by `register`): the engine asks a
@@ -88,6 +95,22 @@ class Mechanic:
 
     def use(self, e: "RulesCore", card: int, player: str) -> None:
         """Carry out a free action."""
+
+    def used_card(self, e: "RulesCore", card: int) -> int | None:
+        """The real card this free action uses, lying under this one (the Action kept
+        with Let's Keep Doing That), or None: its use opens that card's response
+        window, which a Surprise against that kind of card may answer."""
+        return None
+
+    def lasting_effects(self, card: "CardDef") -> frozenset[str]:
+        """The effects (EFFECTS) this card leaves on its player until their next turn
+        begins, once carried out (I'll Be In My Bunk: `out_of_reach`)."""
+        return frozenset()
+
+    def can_hold(self, card: "CardDef", other: "CardDef") -> bool:
+        """Whether `other` may lie under `card` in play (the Treasure Map's Booty, the
+        Action kept with Let's Keep Doing That)."""
+        return False
 
     def after_inner_cancel(self, e: "RulesCore", card: int, player: str) -> None:
         """What is left of this Action's effect when a card it played is canceled by a
@@ -258,6 +281,8 @@ EFFECTS = {
                             "pile",
     "no_rejoining": "a knocked-out player cannot come back into the game (The Final Act)",
     "first_play_random": "the first card played each turn is taken at random from the hand (First Play Random)",
+    "out_of_reach": "nobody else may take from, give to or change what its player has (left by I'll Be In My Bunk "
+                    "until that player's next turn)",
 }
 # the per-table questions worth skipping for mechanics that leave them at the default
 HOOKS = ("draw_base", "play_quota", "hand_limit", "keeper_limit", "agenda", "draw_bonus", "limit_bonus", "play_bonus",

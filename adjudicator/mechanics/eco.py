@@ -9,8 +9,13 @@ text; the readings below follow the public implementation summarised in
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import ACTION, CREEPER, GOAL, KEEPER, RULE, Mechanic, Param, register
 from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, IN_FLIGHT, OUT_OF_GAME, hand, table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _ACTIONS = frozenset({ACTION})
 _RULES = frozenset({RULE})
@@ -23,7 +28,7 @@ def _nothing(e, card, what):
 
 def _holds(e, player: str, name: str) -> list[int]:
     st = e.state
-    return [k for k in st.keepers[player] if st.defs[k].name == name]
+    return [k for k in e.showing(player) if st.defs[k].name == name]
 
 
 # =============================================================================
@@ -54,12 +59,12 @@ class EatsGoal(Mechanic):
         st = e.state
         foods = set(st.defs[card].params["food"])
         return [k for p in st.players if p not in st.eliminated and not poisoned(e, p)
-                for k in st.keepers[p] if st.defs[k].name in foods]
+                for k in e.showing(p) if st.defs[k].name in foods]
 
-    def win_cites(self, e, card):
+    def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         return ("rule-keepers-in-play-for-goals-powers",)
 
-    def winners(self, e, card):
+    def winners(self, e: RulesCore, card: int) -> set[str]:
         st = e.state
         eater = st.defs[card].params["eater"]
         holders = [p for p in st.players if p not in st.eliminated and _holds(e, p, eater)]
@@ -92,7 +97,7 @@ class EveryoneBlocker(Mechanic):
     summary = "while it is in play nobody can win, unless the Goal needs it"
     rulings = ("getting-rid-of-creepers", "rule-creeper-placement")
 
-    def blocks_everyone(self, e, card, owner, goal):
+    def blocks_everyone(self, e: RulesCore, card: int, owner: str, goal: int) -> bool:
         text = (f"{e.name(card)} is on the table (in front of {owner}): it stops every player, not only {owner}, from "
                 f"winning {e.name(goal)}.")
         if not any(entry.text == text for entry in e.entries):
@@ -122,11 +127,11 @@ class ForestFire(EveryoneBlocker):
         e.say(f"{player} has no Keeper left {how}, so {player} may discard {e.name(card)} at once.",
               "forest-fire-discarded-once-keepers-gone")
 
-    def on_placed(self, e, card, owner):
+    def on_placed(self, e: RulesCore, card: int, owner: str) -> None:
         if not self._fuel(e, card, owner):
             self._may_go(e, card, owner, f"as {e.name(card)} arrives")
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         fuel = self._fuel(e, card, player)
         if not fuel:
             return self._may_go(e, card, player, "for it to burn")
@@ -137,13 +142,13 @@ class ForestFire(EveryoneBlocker):
         if not self._fuel(e, card, player):
             self._may_go(e, card, player, "once it has burnt")
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if self._fuel(e, card, player):
             return (f"{player} may discard {e.name(card)} only once they have no Keeper left",
                     "forest-fire-discarded-once-keepers-gone")
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         e.discard(card, player, src=table(player))
         e.say(f"{player}, with no Keeper left, discards {e.name(card)}.", "forest-fire-discarded-once-keepers-gone")
 
@@ -169,7 +174,7 @@ class NumeralRemap(Mechanic):
     modifies = {"concept:numerals": ""}
     summary = "a numeral printed as one figure on other cards reads as another"
 
-    def numeral(self, e, card, target, value):
+    def numeral(self, e: RulesCore, card: int, target: int, value: int) -> int:
         st = e.state
         src, dst = st.defs[card].params["from"], st.defs[card].params["to"]
         order = st.rules + st.meta_rules
@@ -187,7 +192,7 @@ class NumeralRemap(Mechanic):
                 return value + (dst - src) if p == src else value
         return value
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         d = e.state.defs[card]
         e.say(f"{d.name}: every {d.params['from']} printed as a numeral on another card now reads as "
               f"{d.params['to']}; numbers written in words do not change.", "rule-new-rule-immediate")
@@ -205,7 +210,7 @@ class Composting(Mechanic):
     coexists = {"slot:draw": ""}
     summary = "a turn's draws may come from the bottom of the discard pile"
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         first = next(r for r in st.rules if st.defs[r].mechanic == self.name)
         if card != first or not st.discard:
@@ -242,10 +247,10 @@ class Extinction(Mechanic):
     params = {"tag": Param("str")}
     summary = "a living Keeper in play and this card are removed from the game"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         tag = st.defs[card].params["tag"]
-        targets = [k for p in e.seat_order(start=player) for k in st.keepers[p]
+        targets = [k for p in e.reachable(player) for k in st.keepers[p]
                    if st.defs[k].type == KEEPER and tag in st.defs[k].tags]
         if not targets:
             _nothing(e, card, "no living Keeper in play")
@@ -255,7 +260,7 @@ class Extinction(Mechanic):
         target = e.choose("card", player, f"{player} picks the living Keeper that goes extinct", targets)
         with e.atomic():
             move = e.transfer(target, OUT_OF_GAME, by=player)
-            e.transfer(card, OUT_OF_GAME, by=player, src=IN_FLIGHT, cause=FINISH)
+            e.transfer(card, OUT_OF_GAME, by=player, cause=FINISH)    # (from wherever it is being carried out)
         e.say(f"{e.name(move.card)} goes extinct: it leaves the game from in front of {move.src.player}, and "
               f"{e.name(card)} leaves "
               "the game with it. Neither goes to the discard pile, so no reshuffle brings them back.")
@@ -269,9 +274,9 @@ class Taxation(Mechanic):
     card_types = _ACTIONS
     summary = "every other player gives you a card of their choice from their hand"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        payers = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        payers = [p for p in e.reachable(player) if p != player and st.hands[p]]
         if not payers:
             return _nothing(e, card, "every other hand is empty")
         with e.atomic():
@@ -320,7 +325,7 @@ class PopulationCrash(Mechanic):
     card_types = _ACTIONS
     summary = "turn cards over until a Goal shows; the Keepers it pictures are discarded from the table"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         from adjudicator.decisions import Rejected
 
         st = e.state
@@ -347,7 +352,7 @@ class PopulationCrash(Mechanic):
         e.say(f"{e.name(card)} turns over {e.names(turned)} onto the discard pile; the first Goal is {e.name(goal)}.")
         _turned_creepers(e, card, turned)
         names = pictured(e, goal)
-        gone = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
+        gone = [(p, k) for p in e.reachable(player) for k in st.keepers[p]
                 if st.defs[k].type == KEEPER and st.defs[k].name in names]
         if not gone:
             e.say(f"None of the Keepers {e.name(goal)} pictures is in play.")
@@ -366,10 +371,10 @@ class DiscardNamed(Mechanic):
     params = {"keepers": Param("names")}
     summary = "discard the named Keepers wherever they are in play"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         names = set(st.defs[card].params["keepers"])
-        gone = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p] if st.defs[k].name in names]
+        gone = [(p, k) for p in e.reachable(player) for k in st.keepers[p] if st.defs[k].name in names]
         if not gone:
             return _nothing(e, card, f"none of {', '.join(st.defs[card].params['keepers'])} in play")
         with e.atomic():
@@ -386,9 +391,9 @@ class MassMigration(Mechanic):
     card_types = _ACTIONS
     summary = "every player passes a Keeper of their choice to the next player in the chosen direction"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        order = e.seat_order(start=player)
+        order = e.reachable(player)      # (a player out of reach neither passes nor receives)
         movers = [p for p in order if any(st.defs[k].type == KEEPER for k in st.keepers[p])]
         if len(order) < 2 or not movers:
             return _nothing(e, card, "no Keeper to pass on" if len(order) >= 2 else "nobody to pass to")

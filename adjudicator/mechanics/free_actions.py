@@ -3,10 +3,16 @@ and never while a temporary hand is being played."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.decisions import Rejected
 from adjudicator.mechanics.actions import made_to_play_a_surprise
 from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, META_RULE, RULE, UNKNOWN, Mechanic, Param, register
 from adjudicator.movement import DRAW, hand, table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
+    from adjudicator.catalogue import CardDef
 
 _RULES = frozenset({RULE, META_RULE})
 
@@ -39,7 +45,7 @@ class GetOnWithIt(Mechanic):
     summary = "before your last play: discard your hand, draw a new one, and your turn ends"
     rulings = ("get-on-with-it-empty-hand", "get-on-with-it-play-1", "gowi-swap-dont-contradict-play-all")
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if not e.state.hands[player]:
             return (f"{e.name(card)} needs a hand to throw away, and {player}'s hand is empty", "get-on-with-it-empty-hand")
         if e.plays_left() <= 0:
@@ -47,7 +53,7 @@ class GetOnWithIt(Mechanic):
                     "get-on-with-it-empty-hand")
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         cards = list(st.hands[player])
         for c in cards:
@@ -68,13 +74,13 @@ class SwapPlaysForDraws(Mechanic):
     summary = "give up every play you can still make and draw that many instead; your turn ends"
     rulings = ("swap-plays-hand-cap", "swap-plays-vs-play-all", "gowi-swap-dont-contradict-play-all")
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if e.plays_left() <= 0:
             return (f"{player} has no play left that could be swapped (only plays that can really be made count)",
                     "swap-plays-hand-cap")
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         n = e.plays_left()
         kind, keep = e.play_quota(player)
         cites = ["swap-plays-hand-cap"]
@@ -104,11 +110,11 @@ class MysteryPlay(Mechanic):
     closes_windows_ruling = ("mystery-play-surprise-too-late",)
 
 
-    def job(self, card):
+    def job(self, card: CardDef) -> str:
         # every Mystery Play analogue does the one job, whatever gates it (FAQ: combining decks)
         return "mystery_play"
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         st = e.state
         if not st.draw_pile and not st.discard:
             return ("there is no card to take: both the draw pile and the discard pile are empty", "no-cards-left-to-draw")
@@ -116,7 +122,7 @@ class MysteryPlay(Mechanic):
             return ("the top card of the draw pile is unknown ('?'): name it in the scenario to judge this", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         loop = e.effect_loop(f"{player}'s {e.name(card)}")
         while True:
@@ -150,13 +156,13 @@ class GoalMill(Mechanic):
     coexists = {"slot:play": "rule-free-actions-anytime-not-plays"}
     summary = "once a turn, discard Goals from your hand and draw as many"
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         st = e.state
         if not any(st.defs[c].type == GOAL for c in st.hands[player]):
             return (f"{player} has no Goal in hand to mill", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         goals = [c for c in st.hands[player] if st.defs[c].type == GOAL]
         picked = e.choose("cards", player, f"{player} picks the Goals to discard", goals, count=len(goals), minimum=1)
@@ -176,13 +182,13 @@ class Recycling(Mechanic):
     coexists = {"slot:play": "rule-free-actions-anytime-not-plays"}
     summary = "once a turn, discard one of your Keepers and draw cards"
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         st = e.state
         if not any(st.defs[k].type == KEEPER for k in st.keepers[player]):
             return (f"{player} has no Keeper to recycle", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         mine = [k for k in st.keepers[player] if st.defs[k].type == KEEPER]
         k = e.choose("card", player, f"{player} picks a Keeper to recycle", mine)

@@ -3,7 +3,12 @@ names it as needed."""
 
 from __future__ import annotations
 
-from adjudicator.mechanics.base import CREEPER, GOAL, UNGOAL, Mechanic, Param, register
+from typing import TYPE_CHECKING
+
+from adjudicator.mechanics.base import CREEPER, GOAL, KEEPER, UNGOAL, Mechanic, Param, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _GOALS = frozenset({GOAL, UNGOAL})
 
@@ -20,7 +25,7 @@ def _count_any(e, player: str, wanted: list[str]) -> int:
     total = 0
     for w in wanted:
         if w.startswith("tag:"):
-            total += sum(1 for k in st.keepers[player] if w[4:] in st.defs[k].tags)
+            total += sum(1 for k in e.showing(player) if w[4:] in st.defs[k].tags)
         elif _has(e, player, w):
             total += 1
     return total
@@ -40,10 +45,10 @@ class KeeperGoal(Mechanic):
     summary = "one player has all the named Keepers (and Creepers) in front of them"
     rulings = ("rule-keepers-in-play-for-goals-powers", "thanksgiving-keepers-in-front")
 
-    def requires(self, e, card):
+    def requires(self, e: RulesCore, card: int) -> frozenset[str]:
         return frozenset(e.state.defs[card].params["needs_creepers"])
 
-    def win_cites(self, e, card):
+    def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         # "N or more of these": like any Goal, all of them in front of one player
         st = e.state
         p_ = st.defs[card].params
@@ -76,7 +81,7 @@ class KeeperGoal(Mechanic):
                 return True
         return False
 
-    def why_nobody_wins(self, e, card):
+    def why_nobody_wins(self, e: RulesCore, card: int) -> tuple[str, ...] | None:
         """Why a player who has what the Goal asks for does not meet it: a card it says
         nobody may have is on the table (each Goal keeps all its conditions, whatever
         the other Goals in play ask for), or a Creeper it does not name blocks them (a
@@ -123,14 +128,14 @@ class KeeperGoal(Mechanic):
         return ("; ".join(parts) + ": a Goal that needs one Creeper excuses that Creeper only.",
                 "unlisted-creeper-blocks-despite-required-one")
 
-    def required_cards(self, e, card, player):
+    def required_cards(self, e: RulesCore, card: int, player: str) -> list[int]:
         st = e.state
         p_ = st.defs[card].params
         out: list[int] = []
 
         def take(wanted: str) -> None:
             tag = wanted[4:] if wanted.startswith("tag:") else None
-            for k in st.keepers[player]:
+            for k in e.showing(player):
                 if k not in out and ((tag in st.defs[k].tags) if tag else st.defs[k].name == wanted):
                     out.append(k)
                     return
@@ -143,7 +148,7 @@ class KeeperGoal(Mechanic):
                 take(name)
         return out
 
-    def winners(self, e, card):
+    def winners(self, e: RulesCore, card: int) -> set[str]:
         st = e.state
         p_ = st.defs[card].params
         if p_["nobody_has"] and any(_has(e, p, n) for n in p_["nobody_has"] for p in st.players):
@@ -170,17 +175,17 @@ class MostCardsGoal(Mechanic):
     summary = "once someone holds the threshold, the one player with the most cards in hand wins"
     rulings = ("most-goal-blocked-leader",)
 
-    def winners(self, e, card):
+    def winners(self, e: RulesCore, card: int) -> set[str]:
         return _single_most(e, card, self._sizes(e), e.num(card, "threshold"))
 
     def _sizes(self, e):
         st = e.state
         return {p: len(st.hands[p]) for p in st.players if p not in st.eliminated}
 
-    def win_cites(self, e, card):
+    def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         return ("most-goal-blocked-leader",) + _contested(e, card, self._sizes(e))
 
-    def why_nobody_wins(self, e, card):
+    def why_nobody_wins(self, e: RulesCore, card: int) -> tuple[str, ...] | None:
         return _blocked_most(e, card, self._sizes(e), "cards in hand")
 
 
@@ -192,17 +197,19 @@ class MostKeepersGoal(Mechanic):
     summary = "once someone has the threshold of Keepers, the one player with the most wins"
     rulings = ("most-goal-blocked-leader",)
 
-    def winners(self, e, card):
+    def winners(self, e: RulesCore, card: int) -> set[str]:
         return _single_most(e, card, self._sizes(e), e.num(card, "threshold"))
 
     def _sizes(self, e):
         st = e.state
-        return {p: e.keeper_count(p) for p in st.players if p not in st.eliminated}
+        # (a Keeper lying face down meets no Goal: it is not counted here, though a Keeper Limit counts it)
+        return {p: sum(1 for k in e.showing(p) if st.defs[k].type == KEEPER) for p in st.players
+                if p not in st.eliminated}
 
-    def win_cites(self, e, card):
+    def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:
         return ("most-goal-blocked-leader",) + _contested(e, card, self._sizes(e))
 
-    def why_nobody_wins(self, e, card):
+    def why_nobody_wins(self, e: RulesCore, card: int) -> tuple[str, ...] | None:
         return _blocked_most(e, card, self._sizes(e), "Keepers")
 
 

@@ -3,9 +3,12 @@ Pack's Creepers with their own duties (War, Taxes, Death, Radioactive Potato).""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from adjudicator.mechanics.base import CREEPER, KEEPER, UNKNOWN, Mechanic, Param, register
 from adjudicator.movement import table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 
 @register
@@ -29,7 +32,7 @@ class BlockingCreeper(Mechanic):
     summary = "its holder cannot win unless the Goal needs it"
     rulings: ClassVar[tuple[str, ...]] = ("rule-creeper-placement",)   # subclasses cite more
 
-    def blocks_win(self, e, card, owner, goal):
+    def blocks_win(self, e: RulesCore, card: int, owner: str, goal: int) -> bool:
         return True       # (unless a rule in force lifts the block: Engine.blocked asks the rules first)
 
 
@@ -41,11 +44,11 @@ class PassesOn(BlockingCreeper):
     params = {"keeper": Param("str")}
     summary = "blocks; its holder must hand the named Keeper to another player"
 
-    def on_checkpoint(self, e, card, owner):
+    def on_checkpoint(self, e: RulesCore, card: int, owner: str) -> None:
         st = e.state
         want = st.defs[card].params["keeper"]
         held = [k for k in st.keepers[owner] if st.defs[k].name == want]
-        others = [p for p in e.seat_order(start=owner) if p != owner]
+        others = [p for p in e.reachable(owner) if p != owner]
         for k in held:
             if not others:
                 return
@@ -64,14 +67,14 @@ class PayOff(BlockingCreeper):
     summary = "blocks; its holder may discard it together with the named Keeper"
     off_turn = True
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         st = e.state
         want = st.defs[card].params["keeper"]
         if not any(st.defs[k].name == want for k in st.keepers[player]):
             return (f"{e.name(card)} can only be paid off together with {want}, which {player} does not have", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         want = st.defs[card].params["keeper"]
         keeper = next(k for k in st.keepers[player] if st.defs[k].name == want)
@@ -89,7 +92,7 @@ class Death(BlockingCreeper):
     free_action = True
     summary = "blocks; costs its holder another card in play each turn; can go when it is alone"
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         others = [k for k in st.keepers[player] if k != card]
         if not others:
@@ -98,12 +101,12 @@ class Death(BlockingCreeper):
         move = e.discard(victim, player, src=table(player))
         e.say(f"{e.name(card)} claims {e.name(move.card)} from {player} at the start of the turn.")
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if [k for k in e.state.keepers[player] if k != card]:
             return (f"{e.name(card)} can be discarded only when it is the only card {player} has in play", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         e.discard(card, player, src=table(player))
         e.say(f"{player} discards {e.name(card)}, the only card they had in play.")
 
@@ -115,7 +118,7 @@ class MovesOnGoalChange(BlockingCreeper):
     name = "moves_on_goal_change"
     summary = "blocks (unless a rule says otherwise); moves to the previous player whenever the Goal changes"
 
-    def on_goal_change(self, e, card, owner):
+    def on_goal_change(self, e: RulesCore, card: int, owner: str) -> None:
         st = e.state
         n = len(st.players)
         seat = st.players.index(owner)
@@ -123,6 +126,12 @@ class MovesOnGoalChange(BlockingCreeper):
         to = next((st.players[(seat - i) % n] for i in range(1, n)
                    if st.players[(seat - i) % n] not in st.eliminated), None)
         if to is None or to == owner:
+            return
+        why = e.out_of_reach(to, owner)
+        if why:
+            e.say(f"The Goal changed, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing may be "
+                  f"given to them, so {e.name(card)} stays with {owner}; our material does not say whether it would "
+                  "pass on to someone else.", "in-my-bunk-shields-all-assets")
             return
         e.move_to(card, to)
         e.say(f"The Goal changed, so {e.name(card)} moves from {owner} to {to} (against turn order).",

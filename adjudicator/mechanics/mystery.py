@@ -4,7 +4,12 @@ outcomes only the table can judge."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import DANGER, KEEPER, META_RULE, RULE, SECRET, Mechanic, Param, register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _RULES = frozenset({RULE, META_RULE})
 
@@ -22,10 +27,10 @@ class KnockOut(Mechanic):
     summary = "knock out a player of your choice, or the one player with the most cards"
     rulings = ("rule-danger-played-like-action", "rule-danger-elimination")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         e.say(f"{e.name(card)} is a Danger: it was held in hand and played like an Action.", "rule-danger-played-like-action")
-        options = [p for p in e.seat_order(start=player) if p not in st.eliminated]
+        options = [p for p in e.reachable(player) if p not in st.eliminated]
         if st.defs[card].params.get("most") == "cards":
             sizes = {p: len(st.hands[p]) + sum(1 for k in st.keepers[p] if st.defs[k].type == KEEPER) for p in options}
             top = max(sizes.values())
@@ -49,7 +54,7 @@ class Secret(Mechanic):
     summary = "if it ever leaves your hand you must reveal it and suffer what it says"
     rulings = ("rule-secret-leaves-hand",)
 
-    def on_reveal(self, e, card, holder):
+    def on_reveal(self, e: RulesCore, card: int, holder: str) -> None:
         e.say(f"The penalty printed on {e.name(card)} is not in our material: {holder} carries out what the card says.",
               "rule-secret-leaves-hand")
 
@@ -66,7 +71,7 @@ class FinalAct(Mechanic):
     summary = "once in force: no more re-entries, and knocking out the last opponent wins"
     rulings = ("rule-meta-rules-persist", "rule-danger-rejoin-limits", "rule-danger-two-player")
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         e.say(f"{e.name(card)} is now in force for the rest of the game: eliminated players can no longer come back.",
               "rule-meta-rules-persist", "rule-danger-rejoin-limits")
 
@@ -96,12 +101,12 @@ class TriviaQuestion(Mechanic):
     summary = "ask a question of the next player in turn; the table judges the answer"
     rulings = ("next-player-trivia-order",)
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if len([p for p in e.seat_order(start=player) if p != player]) == 0:
             return ("there is nobody to ask", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         others = [p for p in e.seat_order(start=player) if p != player]
         answerer = others[st.questions % len(others)]
@@ -130,10 +135,10 @@ class TableJudged(Mechanic):
     coexists = {"concept:free_action": "alternate-factlets-challenge"}
     summary = "an outcome only the table can judge"
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         q = e.state.defs[card].params["question"].format(player=player)
         ok = e.choose("table", player, q, [])
         e.say(f"The table rules: {'yes' if ok else 'no'}. The card's consequence is not in our material; apply the "

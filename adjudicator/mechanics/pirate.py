@@ -11,9 +11,15 @@ records' notes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import GOAL, KEEPER, RULE, Mechanic, Param, register
-from adjudicator.movement import table
+from adjudicator.movement import table, under
 from adjudicator.mechanics.keepers import BlockingCreeper
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.catalogue import CardDef
+    from adjudicator.mechanics.api import RulesCore
 
 
 def captain(e) -> str | None:
@@ -58,7 +64,7 @@ class IconKeeper(Mechanic):
     summary = "a Keeper with an icon that Goals can ask for"
     rulings = ("rule-pirate-booty-icon", "rule-pirate-ship-icon")
 
-    def on_placed(self, e, card, owner):
+    def on_placed(self, e: RulesCore, card: int, owner: str) -> None:
         p_ = e.state.defs[card].params
         if p_["icon"]:
             goals = _goals_asking_for(e, p_["icon"])
@@ -85,6 +91,44 @@ class CaptainsHat(Mechanic):
 
 
 @register
+class TreasureMap(Mechanic):
+    """The Treasure Map, as far as the official FAQ gives it: Booty may lie hidden
+    under it, out of play (the Map and its pile count as one Keeper, the Map); its
+    holder may uncover that Booty at any time, on any turn (a free action); and the
+    Booty goes with the Map when it is lost or stolen (the core carries a pile along
+    with its card by every route). How Booty comes to be hidden there is not in our
+    material, nor whether part of it can be uncovered: the engine uncovers all of it."""
+
+    name = "treasure_map"
+    card_types = frozenset({KEEPER})
+    free_action = True
+    off_turn = True
+    summary = "Booty may lie hidden under it and goes with it; its holder may uncover that Booty at any time"
+    rulings = ("treasure-map-booty-goes-with-stolen-map", "face-down-keepers-count-for-keeper-limit",
+               "share-the-wealth-mixes-buried-booty")
+    pile_rulings = ("treasure-map-booty-goes-with-stolen-map",)
+
+    def can_hold(self, card: CardDef, other: CardDef) -> bool:
+        return other.type == KEEPER and "booty" in other.tags
+
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
+        if not e.state.under.get(card):
+            return (f"no Booty lies hidden under {e.name(card)}", None)
+        return None
+
+    def use(self, e: RulesCore, card: int, player: str) -> None:
+        st = e.state
+        booty = list(st.under[card])
+        with e.atomic():
+            for c in booty:
+                e.place_in_front(player, c, under(card), by=player)
+        e.say(f"{player} uncovers the Booty hidden under {e.name(card)}: {e.names(booty)} now "
+              f"{'stands' if len(booty) == 1 else 'stand'} face up in front of {player}, in play like any Keeper. "
+              "The Map's holder may do so at any time; the rest of its text is not in our material.",
+              "treasure-map-booty-goes-with-stolen-map")
+
+
+@register
 class Plunder(Mechanic):
     """Plunder: on your turn, once, you may take a Keeper another player has in front of
     them. Without a card like this, grabbing a Keeper is cheating."""
@@ -97,15 +141,16 @@ class Plunder(Mechanic):
     summary = "once a turn, take a Keeper from another player"
     rulings = ("grab-keeper-cheating", "rule-free-actions-anytime-not-plays")
 
-    def _keepers(self, e, player):
+    def _keepers(self, e, player, quiet=True):
         st = e.state
-        return [k for p in e.seat_order(start=player) if p != player for k in st.keepers[p] if st.defs[k].type == KEEPER]
+        return [k for p in e.reachable(player, quiet=quiet) if p != player for k in st.keepers[p]
+                if st.defs[k].type == KEEPER]
 
-    def _targets(self, e, player):
+    def _targets(self, e, player, quiet=True):
         # a Keeper printed "cannot be Plundered" (the Treasure Map) is passed over
-        return [k for k in self._keepers(e, player) if _SAFE not in e.state.defs[k].tags]
+        return [k for k in self._keepers(e, player, quiet) if _SAFE not in e.state.defs[k].tags]
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if not self._targets(e, player):
             if self._keepers(e, player):
                 return (f"the only Keepers the others have cannot be Plundered "
@@ -113,8 +158,8 @@ class Plunder(Mechanic):
             return ("no other player has a Keeper to plunder", None)
         return None
 
-    def use(self, e, card, player):
-        safe = [k for k in self._keepers(e, player) if k not in self._targets(e, player)]
+    def use(self, e: RulesCore, card: int, player: str) -> None:
+        safe = [k for k in self._keepers(e, player, quiet=False) if k not in self._targets(e, player)]
         if safe:
             e.say(f"{e.names(safe)} cannot be Plundered, so {'it is' if len(safe) == 1 else 'they are'} not among the "
                   "Keepers to choose from; an Action that takes Keepers can still take it.",
@@ -137,7 +182,7 @@ class Scurvy(BlockingCreeper):
     summary = "blocks; cured by the named Keepers; may be passed on by a holder who began the turn with it"
     rulings = ("getting-rid-of-creepers",)
 
-    def on_checkpoint(self, e, card, owner):
+    def on_checkpoint(self, e: RulesCore, card: int, owner: str) -> None:
         st = e.state
         cures = set(st.defs[card].params["cured_by"])
         fruit = next((k for k in st.keepers[owner] if st.defs[k].name in cures), None)
@@ -147,18 +192,18 @@ class Scurvy(BlockingCreeper):
         e.say(f"{owner} has {e.name(fruit)}, which cures {e.name(card)}: it is discarded ({e.name(fruit)} stays).",
               "getting-rid-of-creepers")
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if card not in e.state.held_at_start:
             return (f"{player} may pass {e.name(card)} on only after having it a while: the engine reads that as a turn "
                     f"of theirs that began with {e.name(card)} already in front of them", "getting-rid-of-creepers")
-        if len(e.seat_order()) < 2:
+        if len(e.reachable(player, quiet=True)) < 2:
             return ("there is nobody to pass it to", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         to = e.choose("player", player, f"{player} picks who gets {e.name(card)}",
-                      [p for p in e.seat_order(start=player) if p != player])
+                      [p for p in e.reachable(player) if p != player])
         e.place_in_front(to, card, table(player), by=player)
         e.say(f"{player} has had {e.name(card)} a while and passes it on to {to}.", "getting-rid-of-creepers")
 
@@ -180,9 +225,9 @@ class Shackles(BlockingCreeper):
         tag = st.defs[card].params["cost_tag"]
         return [k for k in st.keepers[player] if st.defs[k].type == KEEPER and tag in st.defs[k].tags]
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if captain(e) == player:
-            if len(e.seat_order()) < 2:
+            if len(e.reachable(player, quiet=True)) < 2:
                 return ("there is nobody to give the Shackles to", None)
             return None
         if not self._payments(e, card, player):
@@ -191,11 +236,11 @@ class Shackles(BlockingCreeper):
                     "getting-rid-of-creepers")
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if captain(e) == player:
             to = e.choose("player", player, f"The Captain, {player}, decides who has {e.name(card)}",
-                          [p for p in e.seat_order(start=player) if p != player])
+                          [p for p in e.reachable(player) if p != player])
             e.place_in_front(to, card, table(player), by=player)
             e.say(f"{player} is the Captain and so decides who has {e.name(card)}: {to}.", "getting-rid-of-creepers")
             return
@@ -221,5 +266,5 @@ class UnjudgedGoal(Mechanic):
               "needs": Param("names", required=False, default=[])}
     summary = "part of the requirement is unknown: the engine never declares a winner by it"
 
-    def requires(self, e, card):
+    def requires(self, e: RulesCore, card: int) -> frozenset[str]:
         return frozenset(e.state.defs[card].params["needs_creepers"])

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import BASIC, CREEPER, META_RULE, RULE, Mechanic, Param, register
 from adjudicator.mechanics.keepers import PayOff
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
 
 _RULES = frozenset({RULE, META_RULE})
 
@@ -15,10 +20,10 @@ class BasicRules(Mechanic):
     params = {"draw": Param("int"), "play": Param("int")}
     summary = "draw and play counts with no limits; never leaves the table"
 
-    def draw_base(self, e, card):
+    def draw_base(self, e: RulesCore, card: int) -> int | None:
         return e.num(card, "draw")
 
-    def play_quota(self, e, card):
+    def play_quota(self, e: RulesCore, card: int) -> tuple[str, int] | None:
         return ("n", e.num(card, "play"))
 
 
@@ -31,10 +36,10 @@ class DrawRule(Mechanic):
     summary = "sets how many cards a turn draws"
     rulings = ("rule-draw-rule-raised-catch-up",)
 
-    def draw_base(self, e, card):
+    def draw_base(self, e: RulesCore, card: int) -> int | None:
         return e.num(card, "draw")
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         st = e.state
         if by != st.active_player or st.phase != "play" or not st.drawn:
             return
@@ -73,14 +78,14 @@ class PlayRule(Mechanic):
     summary = "sets how many cards a turn plays: N, All, or All but some"
     rulings = ("play-rule-raised-mid-turn", "play-more-than-hand", "play-all-includes-new-cards")
 
-    def play_quota(self, e, card):
+    def play_quota(self, e: RulesCore, card: int) -> tuple[str, int] | None:
         d = e.state.defs[card]
         if d.params["play"] == "all":
             keep = e.num(card, "keep") if d.params.get("keep") else 0
             return ("all_but", keep)
         return ("n", e.num(card, "play"))
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         st = e.state
         if by != st.active_player or st.phase != "play":
             return
@@ -98,7 +103,7 @@ class PlayRule(Mechanic):
             e.say(f"{by} began the turn with no cards and the Draw rule gives a single card, so {e.name(card)}'s own "
                   "clause gives one card more, drawn now.", "pab1-empty-hand-extra-card")
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         # Play All But 1's extra clause: a turn begun with no cards that would draw just
         # one card draws one more.
         st = e.state
@@ -118,7 +123,7 @@ class HandLimit(Mechanic):
     summary = "players not taking their turn may hold at most this many cards"
     rulings = ("rule-limits-only-off-turn", "rule-new-limit-immediate-compliance", "hand-limit-is-cap")
 
-    def hand_limit(self, e, card):
+    def hand_limit(self, e: RulesCore, card: int) -> int | None:
         return e.num(card, "limit")
 
 
@@ -131,7 +136,7 @@ class KeeperLimit(Mechanic):
     summary = "players not taking their turn may have at most this many Keepers (Creepers do not count)"
     rulings = ("rule-limits-only-off-turn", "keepers-unlimited-without-limit", "creepers-no-limit")
 
-    def keeper_limit(self, e, card):
+    def keeper_limit(self, e: RulesCore, card: int) -> int | None:
         return e.num(card, "limit")
 
 
@@ -144,10 +149,10 @@ class Agenda(Mechanic):
     summary = "sets how many Goals may be in play at once"
     rulings = ("double-agenda-fill-slot", "double-agenda-removed-choice", "double-agenda-no-free-goal")
 
-    def agenda(self, e, card):
+    def agenda(self, e: RulesCore, card: int) -> int | None:
         return e.num(card, "goals")
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         e.say(f"{e.name(card)} opens room for {e.num(card, 'goals')} Goals; it plays no Goal itself, and a Goal put "
               "in the new slot costs a play as usual.", "double-agenda-no-free-goal")
 
@@ -161,13 +166,13 @@ class NoHandBonus(Mechanic):
     summary = "at the start of a turn with an empty hand, draw a fresh hand before the Draw rule"
     rulings = ("no-hand-bonus-draws-separate", "no-hand-bonus-not-on-playing-turn")
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         st = e.state
         if by == st.active_player and not st.hands[by]:
             e.say(f"No-Hand Bonus is only checked as a turn begins, so {by}, who played it with an empty hand, "
                   "gets nothing from it this turn.", "no-hand-bonus-not-on-playing-turn")
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if not st.hands[player]:
             n = e.num(card, "draw")
@@ -193,15 +198,15 @@ class KeeperBonus(Mechanic):
     def _on(self, e, card):
         st = e.state
         want = st.defs[card].params["keeper"]
-        return any(st.defs[k].name == want for p in st.players for k in st.keepers[p])
+        return any(st.defs[k].name == want for p in st.players for k in e.showing(p))
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         _joins_bonuses(e, card)
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "draw") if e.state.defs[card].params["draw"] and self._on(e, card) else 0
 
-    def play_bonus(self, e, card, player):
+    def play_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "play") if e.state.defs[card].params["play"] and self._on(e, card) else 0
 
 
@@ -243,16 +248,16 @@ class PoorBonus(Mechanic):
     modifies = {"concept:draw_count": ""}
     summary = "the one player with strictly fewest Keepers draws extra"
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         _joins_bonuses(e, card)
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         if e.keeper_count(player) == 0 and _strict_extreme(e, player, most=False):
             e.say(f"{player} has no Keepers at all and everyone else has some: none is fewer than one, so {player} "
                   f"alone has the fewest and {e.name(card)} gives {e.num(card, 'draw')} more card.",
                   "poor-bonus-zero-keepers-is-fewest")
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "draw") if _strict_extreme(e, player, most=False) else 0
 
 
@@ -266,16 +271,16 @@ class RichBonus(Mechanic):
     summary = "the one player with strictly most Keepers plays extra"
     rulings = ("play-all-plus-bonus",)
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         _joins_bonuses(e, card)
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         if _strict_extreme(e, player, most=True):
             e.say(f"{player} has the most Keepers, so {e.name(card)} adds {e.num(card, 'play')} to whatever the Play "
                   "rule asks for as long as that stays so: the bonus is a formula, not a play to be spent, and cards "
                   "the hand gains later are counted by it too.", "rich-bonus-is-a-formula-not-used-up")
 
-    def play_bonus(self, e, card, player):
+    def play_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "play") if _strict_extreme(e, player, most=True) else 0
 
 
@@ -297,10 +302,10 @@ class Inflation(Mechanic):
     modifies = {"concept:numerals": ""}
     summary = "every numeral printed on other cards counts one higher"
 
-    def numeral(self, e, card, target, value):
+    def numeral(self, e: RulesCore, card: int, target: int, value: int) -> int:
         return value + 1
 
-    def on_enter(self, e, card, by):
+    def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         st = e.state
         e.say("Inflation: every number printed as a numeral on the other cards now counts one higher "
               "(the Basic Rules included, Goals and Actions too); numbers written in words do not change.",
@@ -328,10 +333,10 @@ class SilverLining(Mechanic):
     coexists = {"concept:creepers": ""}
     summary = "Creepers no longer stop anyone winning"
 
-    def lifts_block(self, e, card, creeper):
+    def lifts_block(self, e: RulesCore, card: int, creeper: int) -> bool:
         return True
 
-    def filter_winners(self, e, card, met):
+    def filter_winners(self, e: RulesCore, card: int, met: dict[str, list[int]]) -> dict[str, list[int]]:
         # narrows nothing; it explains a win that a Creeper would have stopped
         st = e.state
         for p, goals in met.items():
@@ -359,14 +364,14 @@ class BakedPotato(Mechanic):
     params = {"creeper": Param("str")}
     summary = "the named Creeper no longer blocks, but while it is out only its holder can win"
 
-    def lifts_block(self, e, card, creeper):
+    def lifts_block(self, e: RulesCore, card: int, creeper: int) -> bool:
         named = e.state.defs[card].params["creeper"]
         try:
             return e.cat.resolve(named).key == e.state.defs[creeper].key
         except Exception:           # a name the catalogue does not know: compare names
             return e.state.defs[creeper].name == named
 
-    def filter_winners(self, e, card, met):
+    def filter_winners(self, e: RulesCore, card: int, met: dict[str, list[int]]) -> dict[str, list[int]]:
         st = e.state
         want = st.defs[card].params["creeper"]
         holders = {p for p in st.players for k in st.keepers[p] if st.defs[k].name == want}

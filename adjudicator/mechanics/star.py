@@ -9,11 +9,18 @@ checkpoint makes it follow its Keeper and discards it when the Keeper leaves pla
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.mechanics.base import (
     ACTION, CREEPER, DANGER, GOAL, KEEPER, SURPRISE, UNKNOWN, Mechanic, Param, register,
 )
 from adjudicator.mechanics.keepers import BlockingCreeper
 from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, HAND, IN_FLIGHT, TABLE as TABLE_ZONE, TURN, Zone, hand, table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
+    from adjudicator.catalogue import CardDef
+    from adjudicator.movement import Move
 
 _KEEPER = frozenset({KEEPER})
 _ACTIONS = frozenset({ACTION, DANGER, SURPRISE})
@@ -57,7 +64,7 @@ class BonusKeeper(Mechanic):
     summary = "its holder draws and plays extra on their turn, and their Hand and Keeper Limits are higher"
     rulings = ("play-bonus-sources-list", "play-all-plus-bonus", "rule-keepers-in-play-for-goals-powers")
 
-    def start_of_turn(self, e, card, player):
+    def start_of_turn(self, e: RulesCore, card: int, player: str) -> None:
         if not self.power_active(e, card):
             return
         p_ = e.state.defs[card].params
@@ -66,13 +73,13 @@ class BonusKeeper(Mechanic):
                   f"{e.num(card, 'play')} more this turn, and neither extra is optional; only the higher Limits are "
                   "a choice.", "computer-extra-draw-and-play-required")
 
-    def draw_bonus(self, e, card, player):
+    def draw_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "draw")
 
-    def play_bonus(self, e, card, player):
+    def play_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "play")
 
-    def limit_bonus(self, e, card, player):
+    def limit_bonus(self, e: RulesCore, card: int, player: str) -> int:
         return e.num(card, "limit")
 
 
@@ -91,19 +98,25 @@ class PassesAtTurnEnd(Mechanic):
     turn_end_duty = True
     summary = "moves to the next player whenever its holder's turn ends; if discarded it goes on top of the draw pile"
 
-    def replace_move(self, e, card, holder, move):
+    def replace_move(self, e: RulesCore, card: int, holder: str | None, move: Move) -> Move | None:
         if move.card != card or move.src.kind != TABLE_ZONE or not move.discards:
             return None
         e.say(f"{e.name(card)} is not discarded: it goes on top of the draw pile instead.")
         return move.instead(dst=DRAW, top=True)
 
-    def on_turn_end(self, e, card, holder, player):
+    def on_turn_end(self, e: RulesCore, card: int, holder: str, player: str) -> None:
         if holder != player or not self.power_active(e, card):
             return
         order = e.seat_order(start=holder)
         if len(order) < 2:
             return
         to = order[1]
+        why = e.out_of_reach(to, holder)
+        if why:
+            e.say(f"{holder}'s turn ended, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing "
+                  f"may be given to them, so {e.name(card)} stays with {holder}; our material does not say whether it "
+                  "would pass on to someone else.", "in-my-bunk-shields-all-assets")
+            return
         riders = _attached_to(e, card)
         e.transfer(card, table(to), src=table(holder), cause=TURN)     # (what is attached goes along)
         e.say(f"{holder}'s turn ended, so {e.name(card)} moves on to the next player, {to}" +
@@ -122,7 +135,7 @@ class BorrowsKeeperForWin(Mechanic):
     summary = "on your own turn, count one Keeper another player has as yours for the Goal"
     rulings = ("rule-keepers-in-play-for-goals-powers", "holographic-projection-no-tie")
 
-    def claims(self, e, card, owner, met):
+    def claims(self, e: RulesCore, card: int, owner: str, met: dict[str, list[int]]) -> dict[str, list[int]]:
         st = e.state
         if owner != st.active_player or st.phase != "play" or st.game_over or not self.power_active(e, card):
             return met
@@ -144,7 +157,7 @@ class BorrowsKeeperForWin(Mechanic):
                 break
         return met
 
-    def on_turn_end(self, e, card, holder, player):
+    def on_turn_end(self, e: RulesCore, card: int, holder: str, player: str) -> None:
         # the holder's turn is over: whatever the Limits took away just now, the
         # projection went dark at the same moment, before any win is looked for
         st = e.state
@@ -177,7 +190,7 @@ class _FreePower(Mechanic):
     card_types = _KEEPER
     free_action = True
 
-    def cannot_use(self, e, card, player):
+    def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         if not self.power_active(e, card):
             return (f"{e.name(card)} has a Malfunction attached: its power does not work until the Malfunction is gone",
                     "rule-keepers-in-play-for-goals-powers")
@@ -197,9 +210,9 @@ class Laser(_FreePower):
     once_per_turn = True
     summary = "once a turn, discard a Keeper that has a Creeper attached (the Creeper goes with it)"
 
-    def _targets(self, e, card, player):
+    def _targets(self, e, card, player, quiet=True):
         st = e.state
-        owners = [player] if st.defs[card].params["own_only"] else e.seat_order(start=player)
+        owners = [player] if st.defs[card].params["own_only"] else e.reachable(player, quiet=quiet)
         attached = set(st.attachments.values())
         return [k for p in owners for k in st.keepers[p] if k != card and st.defs[k].type == KEEPER and k in attached]
 
@@ -209,10 +222,10 @@ class Laser(_FreePower):
             return (f"no Keeper {whose} other than {e.name(card)} has a Creeper attached", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} discards",
-                          self._targets(e, card, player))
+                          self._targets(e, card, player, quiet=False))
         owner = st.owner_of_keeper(target)
         move = e.discard(target, player)
         e.say(f"{e.name(card)} discards {owner}'s {e.name(move.card)}.")
@@ -228,7 +241,7 @@ class Expendable(Mechanic):
     effects = frozenset({"takes_the_loss"})
     summary = "another player who would take or discard one of your Keepers takes or discards this one instead"
 
-    def replace_move(self, e, card, holder, move):
+    def replace_move(self, e: RulesCore, card: int, holder: str | None, move: Move) -> Move | None:
         st = e.state
         if (holder is None or move.card == card or move.src != table(holder) or move.by in (None, holder)
                 or st.defs[move.card].type != KEEPER or not (move.takes or move.discards)
@@ -255,14 +268,14 @@ class Teleporter(_FreePower):
     def nothing_to_do(self, e, card, player):
         if not self._mine(e, card, player):
             return (f"{player} has no other Keeper to teleport", None)
-        if len(e.seat_order()) < 2:
+        if len(e.reachable(player, quiet=True)) < 2:
             return ("there is nobody to teleport a Keeper to", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         k = e.choose("card", player, f"{player} picks the Keeper to teleport", self._mine(e, card, player))
         to = e.choose("player", player, f"{player} picks who receives {e.name(k)}",
-                      [p for p in e.seat_order(start=player) if p != player])
+                      [p for p in e.reachable(player) if p != player])
         e.move_to(k, to, by=player)
         riders = _attached_to(e, k)
         e.say(f"{player} teleports {e.name(k)} to {to}" + (f", with the attached {e.names(riders)}." if riders else "."))
@@ -279,19 +292,21 @@ class StealNamed(_FreePower):
     summary = "once a turn, take one of the named Keepers from another player"
     rulings = ("grab-keeper-cheating",)
 
-    def _targets(self, e, card, player):
+    def _targets(self, e, card, player, quiet=True):
         st = e.state
         names = set(st.defs[card].params["keepers"])
-        return [k for p in e.seat_order(start=player) if p != player for k in st.keepers[p] if st.defs[k].name in names]
+        return [k for p in e.reachable(player, quiet=quiet) if p != player for k in st.keepers[p]
+                if st.defs[k].name in names]
 
     def nothing_to_do(self, e, card, player):
         if not self._targets(e, card, player):
             return (f"nobody else has any of {', '.join(e.state.defs[card].params['keepers'])}", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes", self._targets(e, card, player))
+        target = e.choose("card", player, f"{player} picks the Keeper {e.name(card)} takes",
+                          self._targets(e, card, player, quiet=False))
         owner = st.owner_of_keeper(target)
         move = e.steal(target, player)
         e.say(f"{player}'s {e.name(card)} takes {e.name(move.card)} from {owner}: a card that allows taking another "
@@ -308,7 +323,7 @@ class CuresCreeper(_FreePower):
               "once": Param("bool", required=False, default=False)}
     summary = "on your turn, discard the named Creeper attached to one of your Keepers (once a turn, if it says so)"
 
-    def used_once_per_turn(self, card):
+    def used_once_per_turn(self, card: CardDef) -> bool:
         return bool(card.params["once"])
 
     def _targets(self, e, card, player):
@@ -332,10 +347,10 @@ class CuresCreeper(_FreePower):
             return (f"no {p_['creeper']} is attached to one of {player}'s Keepers{extra}", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         c = e.choose("card", player, f"{player} picks the Creeper {e.name(card)} removes", self._targets(e, card, player))
-        host = st.attachments.get(c)
+        host = st.attachments[c]            # the targets are attached Creepers
         e.detach(c)
         e.discard(c, player, src=table(player))
         e.say(f"{e.name(card)} detaches {e.name(c)} from {e.name(host)} and discards it.")
@@ -352,7 +367,7 @@ class ReturnsCard(Mechanic):
     params = {"card": Param("str")}
     summary = "the named Action you play comes back to your hand instead of the discard pile"
 
-    def replace_move(self, e, card, holder, move):
+    def replace_move(self, e: RulesCore, card: int, holder: str | None, move: Move) -> Move | None:
         st = e.state
         if (holder is None or move.cause != FINISH or move.by != holder or not move.discards
                 or st.defs[move.card].name != st.defs[card].params["card"] or not self.power_active(e, card)):
@@ -371,13 +386,13 @@ class TakeRandomCard(_FreePower):
     summary = "once a turn, take a random card from another player's hand into yours"
 
     def nothing_to_do(self, e, card, player):
-        if not [p for p in e.seat_order(start=player) if p != player and e.state.hands[p]]:
+        if not [p for p in e.reachable(player, quiet=True) if p != player and e.state.hands[p]]:
             return ("every other player's hand is empty", None)
         return None
 
-    def use(self, e, card, player):
+    def use(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        victims = [p for p in e.seat_order(start=player) if p != player and st.hands[p]]
+        victims = [p for p in e.reachable(player) if p != player and st.hands[p]]
         victim = e.choose("player", player, f"{player} picks whose hand {e.name(card)} reaches into", victims)
         taken = e.chance(victim, f"a random card from {victim}'s hand", list(st.hands[victim]))
         e.take_into_hand(taken, player, by=player, src=hand(victim))
@@ -400,11 +415,11 @@ class AttachingCreeper(BlockingCreeper):
     summary = "blocks wins; attaches to one of its holder's Keepers (of a kind) and follows it"
     rulings = ("rule-creeper-placement", "rule-creeper-drawn-auto-play", "creeper-attaches-when-keeper-arrives")
 
-    def can_attach_to(self, creeper, keeper):
+    def can_attach_to(self, creeper: CardDef, keeper: CardDef) -> bool:
         tag = creeper.params.get("tag", "")
         return keeper.type == KEEPER and (not tag or tag in keeper.tags)
 
-    def on_placed(self, e, card, owner):
+    def on_placed(self, e: RulesCore, card: int, owner: str) -> None:
         st = e.state
         if not any(self.can_attach_to(st.defs[card], st.defs[k]) for k in st.keepers[owner]):
             tag = st.defs[card].params["tag"]
@@ -434,7 +449,7 @@ class DrawThenDiscard(Mechanic):
     params = {"draw": Param("int"), "discard": Param("int")}
     summary = "draw cards, then discard some of your choice from your hand"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         e.draw(player, e.num(card, "draw"), why=e.name(card))
         hand = st.hands[player]
@@ -461,7 +476,7 @@ class TimePortal(Mechanic):
     summary = "take any non-Creeper card from the discard or draw pile into your hand; your turn ends at once"
     rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end", "turn-end-still-limits")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         inside = bool(st.temp_hands)
         options = [c for c in st.discard + st.draw_pile if st.defs[c].type not in (CREEPER, UNKNOWN)]
@@ -501,7 +516,7 @@ class WhatDoYouWant(Mechanic):
     summary = "take any card from the discard pile (rules and actions are played at once); your turn ends at once"
     rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end", "discard-pile-public")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         inside = bool(st.temp_hands)
         turn = st.turn_number
@@ -519,7 +534,7 @@ class WhatDoYouWant(Mechanic):
                 e.say(f"{e.name(pick)} is shown and goes into {_set_aside(inside)}.",
                       *(("turn-end-inside-d3p2",) if inside else ()))
             elif kind == CREEPER:
-                others = [p for p in e.seat_order(start=player) if p != player] or [player]
+                others = [p for p in e.reachable(player) if p != player] or [player]
                 to = e.choose("player", player, f"{player} picks who is given {e.name(pick)}", others)
                 e.say(f"A Creeper is never held: {player} gives {e.name(pick)} to {to}.")
                 e.place_in_front(to, pick, IN_FLIGHT, by=player)
@@ -531,7 +546,7 @@ class WhatDoYouWant(Mechanic):
         if st.turn_number == turn:
             _turn_ends(e, card, player, inside)
 
-    def after_inner_cancel(self, e, card, player):
+    def after_inner_cancel(self, e: RulesCore, card: int, player: str) -> None:
         # the card it played was canceled; the turn still ends, as the card says
         e.finish_action(card, player)
         _turn_ends(e, card, player, bool(e.state.temp_hands))
@@ -547,10 +562,10 @@ class ReturnTaggedKeepers(Mechanic):
     params = {"tag": Param("str"), "gatherer": Param("str", required=False, default="")}
     summary = "every Keeper of a kind returns to its owner's hand, or all go to the gatherer's holder"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         p_ = st.defs[card].params
-        beings = [(p, k) for p in e.seat_order(start=player) for k in st.keepers[p]
+        beings = [(p, k) for p in e.reachable(player) for k in st.keepers[p]
                   if st.defs[k].type == KEEPER and p_["tag"] in st.defs[k].tags]
         if not beings:
             e.say(f"{e.name(card)} finds no such Keeper in play; it is still a legal play and still uses the play.",
@@ -566,6 +581,10 @@ class ReturnTaggedKeepers(Mechanic):
                   f"{e.name(card)} goes exactly as if there were no {p_['gatherer']}.",
                   "malfunctioning-teleporter-gathers-nothing")
         if len(gatherers) > 1:
+            if broken:
+                e.say(f"{e.names(broken)} in front of {', '.join(dict.fromkeys(str(st.owner_of_keeper(k)) for k in broken))} "
+                      "is switched off by a Malfunction and gathers nothing: only the working ones count.",
+                      "malfunctioning-teleporter-gathers-nothing")
             self._in_groups(e, card, player, beings, gatherers)
             return
         with e.atomic():
@@ -577,47 +596,49 @@ class ReturnTaggedKeepers(Mechanic):
                       f"{e.names(k for _, k in beings)}.")
             else:
                 for p in dict.fromkeys(p for p, _ in beings):
-                    e.say(f"{e.names(k for q, k in beings if q == p)} go(es) back to {p}'s hand.")
+                    back = [k for q, k in beings if q == p]
+                    e.say(f"{e.names(back)} {'goes' if len(back) == 1 else 'go'} back to {p}'s hand.")
 
 
     GROUP = 6
 
-    def _in_groups(self, e, card, player, beings, gatherers):
-        """Several gatherers working (decks combined): one group of up to six Keepers
-        for each, in turn order from the card's player, who picks the groups; what no
-        group takes goes back to its owner's hand."""
+    def _in_groups(self, e: RulesCore, card: int, player: str, beings: list[tuple[str, int]],
+                   gatherers: list[tuple[str, int]]) -> None:
+        """Several gatherers working (decks combined): the card's player takes their pick
+        of the first six; then, in turn order from the next player round the table, each
+        gatherer beams up the next group of up to six for its holder, who picks it, until
+        none is left (the card's player's own gatherers come round last)."""
         st = e.state
         gatherer = st.defs[gatherers[0][1]].name
         left = [k for _, k in beings]
-        owner = {k: p for p, k in beings}
+        slots = [p for p in e.seat_order(start=player)[1:] + [player] for q, _ in gatherers if q == p]
+        order = [player]
+        while len(order) * self.GROUP < len(left):
+            order += slots
         groups: list[tuple[str, list[int]]] = []
-        for p, _ in gatherers:
+        for p in order:
             if not left:
                 break
             if len(left) <= self.GROUP:
                 group = list(left)
             else:
-                group = e.choose("cards", player, f"{player} picks the {self.GROUP} Keepers that go to {p} "
-                                 f"(one {gatherer})", list(left), count=self.GROUP,
-                                 cites=("several-transporters-six-apiece",), fate=(f"goes to {p}", "waits"))
+                group = e.choose("cards", p, f"{p} picks the {self.GROUP} Keepers {p} beams up", list(left),
+                                 count=self.GROUP, cites=("several-transporters-six-apiece",),
+                                 fate=(f"goes to {p}", "waits for the next group"))
             left = [k for k in left if k not in group]
             groups.append((p, group))
-        e.say(f"{len(gatherers)} {gatherer}s are working ({', '.join(p for p, _ in gatherers)}): each gathers a "
-              f"group of up to {self.GROUP}, in turn order from {player}, who picks the groups.",
+        e.say(f"{len(gatherers)} {gatherer}s are working ({', '.join(p for p, _ in gatherers)}): {player}, who played "
+              f"{e.name(card)}, takes their pick of the first {self.GROUP}; then, in turn order, each {gatherer} "
+              f"beams up the next group of up to {self.GROUP} for its holder, round the table until none is left.",
               "several-transporters-six-apiece")
         with e.atomic():
             for p, group in groups:
                 for k in group:
                     e.take_into_hand(k, p, by=player)
-            for k in left:
-                e.take_into_hand(k, owner[k], by=player)
             e.say("Keepers that return to a hand are no longer in play.", "rule-in-play-definition")
             for p, group in groups:
-                e.say(f"{e.names(group)} go(es) to {p}'s hand.", "several-transporters-six-apiece")
-            if left:
-                e.say(f"More Keepers than the groups hold: {e.names(left)} go(es) back to the owners' hands, as the "
-                      f"card does without a {gatherer}; the ruling on several {gatherer}s does not say where the rest "
-                      "go.", "several-transporters-six-apiece")
+                e.say(f"{e.names(group)} {'goes' if len(group) == 1 else 'go'} to {p}'s hand.",
+                      "several-transporters-six-apiece")
 
 
 @register
@@ -632,10 +653,10 @@ class TradePlaces(Mechanic):
     summary = "swap hands and everything in front of you with another player; your turn ends at once"
     rulings = ("turn-ending-cards-list", "turn-end-inside-d3p2", "play-all-vs-turn-end")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         inside = bool(st.temp_hands)
-        others = [p for p in e.seat_order(start=player) if p != player]
+        others = [p for p in e.reachable(player) if p != player]
         if others:
             other = e.choose("player", player, f"{player} picks who to trade places with", others)
             with e.atomic():
@@ -673,11 +694,11 @@ class Sledgehammer(Mechanic):
     params = {"spared_by": Param("str", required=False, default="")}
     summary = "every player loses a Keeper you pick (or a random card); the holder of the sparing Keeper loses nothing"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         spared = st.defs[card].params["spared_by"]
         losses: list[tuple[str, int, bool]] = []
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if spared and any(st.defs[k].name == spared for k in st.keepers[p]):
                 e.say(f"{p} has the {spared} and loses nothing.")
                 continue
@@ -718,9 +739,9 @@ class DistressCall(Mechanic):
     params = {"each": Param("int"), "per_creeper": Param("int")}
     summary = "everyone draws; players with Creepers draw more for each Creeper"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             got = 0
             while True:
                 creepers = sum(1 for k in st.keepers[p] if st.defs[k].type == CREEPER)

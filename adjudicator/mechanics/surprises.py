@@ -5,10 +5,14 @@ lives in `adjudicator.responses`)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from adjudicator.mechanics.base import ACTION, DANGER, GOAL, KEEPER, RULE, SURPRISE, Mechanic, register
 from adjudicator.movement import CANCEL, GOALS_IN_PLAY, IN_FLIGHT, hand
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.mechanics.api import RulesCore
+    from adjudicator.state import Window
 
 _SURPRISE = frozenset({SURPRISE})
 _KIND_WORDS = {KEEPER: "a Keeper", GOAL: "a Goal", RULE: "a New Rule", ACTION: "an Action"}
@@ -18,12 +22,13 @@ class SurpriseMechanic(Mechanic):
     card_types = _SURPRISE
     counters: ClassVar[str] = ""                 # the card type its out-of-turn side cancels
 
-    def cannot_answer(self, e, card, window, player):
+    def cannot_answer(self, e: RulesCore, card: int | None, window: Window, player: str) -> tuple[str, ...] | None:
         """Why this Surprise cannot answer `window`: (reason, ruling, more cites...) or None."""
         st = e.state
         name = st.defs[card].name if card is not None else self.name
         target = st.defs[window.card].name
-        if window.kind == "use":
+        if window.kind == "use" and not (window.kept and window.card_type == self.counters):
+            # (a free action is no card of that kind, unless it uses a real one kept under its card)
             return (f"{name} cancels only {_KIND_WORDS.get(self.counters, self.counters)} card just played; "
                     f"{target}'s free action is not a card play, so it cannot be stopped this way",
                     "stop-that-vs-free-action", "no-burning-surprises")
@@ -34,24 +39,24 @@ class SurpriseMechanic(Mechanic):
                     "surprise-can-stop-win")
         return None
 
-    def answer_reason(self, e, card, window) -> str:
+    def answer_reason(self, e: RulesCore, card: int, window: Window) -> str:
         return f"{e.name(card)} cancels {_KIND_WORDS[self.counters]} just played"
 
-    def extra_cites(self, e, card, window) -> tuple[str, ...]:
+    def extra_cites(self, e: RulesCore, card: int, window: Window) -> tuple[str, ...]:
         """Rulings that decide this particular cancel (beyond the two functions)."""
         return ()
 
-    def cancel(self, e, card, window, player):
+    def cancel(self, e: RulesCore, card: int, window: Window, player: str) -> None:
         """Where the canceled card goes once the table is restored: the discard pile
         (a canceled free action leaves its rule or Keeper where it is)."""
         if window.kind != "use":
             e.discard(window.card, player, cause=CANCEL, src=IN_FLIGHT)
 
-    def discard_or_random(self, e, player, card_type, what):
+    def discard_or_random(self, e: RulesCore, player: str, card_type: str, what: str) -> None:
         """Every other player gives up a card of `card_type` of their choice, or a card
         at random; someone holding none loses a random card."""
         st = e.state
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if p == player or not st.hands[p]:
                 continue
             kinds = [c for c in st.hands[p] if st.defs[c].type == card_type]
@@ -72,7 +77,7 @@ class CanceledPlans(SurpriseMechanic):
     cancels = {"concept:type:goal": "surprise-can-stop-win"}
     summary = "out of turn: cancel a Goal just played; in turn: discard the Goals, others lose a Goal or a random card"
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         gone = list(st.goals)
         with e.atomic():
@@ -89,12 +94,12 @@ class StopThat(SurpriseMechanic):
     cancels = {"concept:type:action": "stop-that-vs-free-action"}
     summary = "out of turn: cancel an Action just played; in turn: others lose an Action or a random card"
 
-    def cannot_answer(self, e, card, window, player):
+    def cannot_answer(self, e: RulesCore, card: int | None, window: Window, player: str) -> tuple[str, ...] | None:
         if window.kind == "play" and window.card_type == DANGER:
             return None
         return super().cannot_answer(e, card, window, player)
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         self.discard_or_random(e, player, ACTION, "an Action")
 
 
@@ -115,7 +120,7 @@ class Veto(SurpriseMechanic):
         replaced = before is not None and e.graph.displaced_by(rule, [before.defs[r].key for r in before.rules])
         return ("vetoed-rule-old-stays",) if replaced else ("surprise-cancel-rule-for-everyone",)
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
         if not st.rules:
             e.say("There is no New Rule in play to discard.", "rule-cards-always-playable")
@@ -132,7 +137,7 @@ class ThatsMine(SurpriseMechanic):
     cancels = {"concept:type:keeper": "surprise-can-stop-win"}
     summary = "out of turn: a Keeper just played goes in front of you instead; in turn: steal a Keeper"
 
-    def cannot_answer(self, e, card, window, player):
+    def cannot_answer(self, e: RulesCore, card: int | None, window: Window, player: str) -> tuple[str, ...] | None:
         if window.kind == "play" and window.card_type == ACTION:
             return ("That's Mine catches only a Keeper being put into play from outside play; a Keeper moved, traded, "
                     "stolen or dealt out by an Action cannot be intercepted (at most the Action itself can be canceled "
@@ -142,7 +147,7 @@ class ThatsMine(SurpriseMechanic):
     def answer_reason(self, e, card, window) -> str:
         return f"{e.name(card)} takes a Keeper just played"
 
-    def cancel(self, e, card, window, player):
+    def cancel(self, e: RulesCore, card: int, window: Window, player: str) -> None:
         st = e.state
         # the Keeper never lands before the player who played it, so none of their
         # loose attaching Creepers gets a chance at it
@@ -157,9 +162,10 @@ class ThatsMine(SurpriseMechanic):
         else:
             e.say(f"{e.name(window.card)} goes in front of {player} instead.")
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        targets = [k for p in st.players if p != player for k in st.keepers[p] if st.defs[k].type == KEEPER]
+        targets = [k for p in e.reachable(player, st.players) if p != player for k in st.keepers[p]
+                   if st.defs[k].type == KEEPER]
         if not targets:
             e.say("Nobody else has a Keeper to steal.", "rule-cards-always-playable")
             return
@@ -177,7 +183,7 @@ class ItsATrap(SurpriseMechanic):
     cancels = {"concept:free_action": "stop-that-vs-free-action"}
     summary = "out of turn: cancel any action stealing one of your Keepers and steal one back; in turn: others discard, you draw 2"
 
-    def cannot_answer(self, e, card, window, player):
+    def cannot_answer(self, e: RulesCore, card: int | None, window: Window, player: str) -> tuple[str, ...] | None:
         if player in window.victims:
             return None
         st = e.state
@@ -204,7 +210,7 @@ class ItsATrap(SurpriseMechanic):
             return ("zap-a-card-counts-as-a-steal",)
         return ("surprise-chain-parity",) if window.card_type == SURPRISE else ()
 
-    def cancel(self, e, card, window, player):
+    def cancel(self, e: RulesCore, card: int, window: Window, player: str) -> None:
         st = e.state
         super().cancel(e, card, window, player)
         # the trap springs on whoever would have received the Keepers: the one acting, or
@@ -223,9 +229,9 @@ class ItsATrap(SurpriseMechanic):
         else:
             e.say(f"{thief} has no Keeper for {player} to take.", *cites)
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         st = e.state
-        for p in e.seat_order(start=player):
+        for p in e.reachable(player):
             if p == player or not st.hands[p]:
                 continue
             lost = e.choose("card", p, f"{p} discards a card of their choice", list(st.hands[p]))
@@ -240,7 +246,7 @@ class _BroadSurprise(SurpriseMechanic):
 
     counters = "any"
 
-    def cannot_answer(self, e, card, window, player):
+    def cannot_answer(self, e: RulesCore, card: int | None, window: Window, player: str) -> tuple[str, ...] | None:
         if window.kind == "use" or window.card_type in (ACTION, DANGER):
             return None
         return super().cannot_answer(e, card, window, player)
@@ -251,7 +257,7 @@ class _BroadSurprise(SurpriseMechanic):
     def extra_cites(self, e, card, window) -> tuple[str, ...]:
         return ("stop-that-vs-free-action",)
 
-    def play(self, e, card, player):
+    def play(self, e: RulesCore, card: int, player: str) -> None:
         e.say(f"The seeds are silent on the in-turn side of {e.name(card)}: our material (the online FAQ) only says its "
               "out-of-turn side can stop any game action. The engine applies no in-turn effect; check the printed card.",
               "stop-that-vs-free-action")

@@ -22,7 +22,8 @@ keyboard; a walkthrough is in docs/walkthrough.md.
 | F1 or ? | this help |
 | F2 / F3 / F4 / F5 | Table / Replay / Rulings / Cards screens (named in the top bar) |
 | Ctrl+P | command palette: cards, rulings, scenarios, commands |
-| Ctrl+O / Ctrl+N | open / new scenario |
+| Ctrl+O / Ctrl+N | open (your own files first, then the library) / new scenario |
+| F10 | the menu: every screen and command (on a phone: the top bar's Menu, Open, Save) |
 | Ctrl+S / F6 | save / save as (every save is confirmed; nothing is overwritten without asking) |
 | Tab, Shift+Tab | next / previous panel (the one with the keyboard has a heavy border) |
 | Esc | close a dialog or a ruling |

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,7 +43,6 @@ STATUS_WORD = {"setup": "the position", "done": "done", "rejected": "REFUSED", "
 class ReplayScreen(Screen):
     """Replay a dispute step by step."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("left", "step(-1)", "Back", show=False),
         Binding("right", "step(1)", "Forward", show=False),
@@ -61,6 +61,7 @@ class ReplayScreen(Screen):
         Binding("delete", "remove_line", "Remove line", show=False),
         Binding("ctrl+o", "app.open", "Open", show=False),
     ]
+    DIALOG_ACTIONS = frozenset({"add", "question"})      # keys typed after them wait for the dialog (tui.typeahead)
 
     def __init__(self) -> None:
         super().__init__()
@@ -414,8 +415,9 @@ class ReplayScreen(Screen):
         title.append(f"  {label}  ")
         mark, style = STATUS_MARK.get(step.status, ("?", ""))
         title.append(f"{mark} {STATUS_WORD.get(step.status, step.status)}", style=style)
-        if self.has_class("-narrow"):
-            title.append("  t: " + ("why" if self.has_class("-show-table") else "table"), style="dim")
+        if self.has_class("-narrow") or self.has_class("-phone"):
+            title.append("  t: " + ("why" if self.has_class("-show-table") else "table"),
+                         style=Style.parse("dim underline") + Style(meta={"@click": "screen.toggle_table"}))
         self.query_one("#step-title", Static).update(title)
         self.query_one("#table-text", Static).update(self._table_text(prev, step.table))
         self.query_one("#explain-text", Static).update(self._explain_text(step, i == n))
@@ -728,6 +730,8 @@ class ReplayScreen(Screen):
     # -- adding events -----------------------------------------------------------------
     def action_add(self) -> None:
         v = self.verdict
+        if self.busy or v is None or v.steps[-1].status == "fault":
+            self.app.release_keys()          # no menu comes
         if self.busy:
             self.notify("Still replaying; try again in a moment.", markup=False)
             return
@@ -767,6 +771,7 @@ class ReplayScreen(Screen):
     def _ask_event(self, token: int, line_idx: int, items: list[MenuItem]) -> None:
         self.busy = False
         if token != self.token or line_idx != self.current:
+            self.app.release_keys()
             return
         choices = [(str(i), item.label, item.group) for i, item in enumerate(items)]
 

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 class TableScreen(Screen):
     """Rebuild the table position."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("ctrl+o", "app.open", "Open", show=False),
         Binding("ctrl+n", "app.new", "New", show=False),
@@ -43,6 +42,7 @@ class TableScreen(Screen):
         Binding("ctrl+g", "goto", "Go to zone"),
         Binding("ctrl+k", "declare", "New card"),
     ]
+    DIALOG_ACTIONS = frozenset({"question", "goto", "declare"})      # keys typed after them wait (tui.typeahead)
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,8 +112,13 @@ class TableScreen(Screen):
         if not self.ready:
             return                          # _ready() syncs once the catalogue is loaded
         if self.session is not self.app.session or self.seen_version != self.app.session.version:
+            fresh = self.session is not self.app.session
             self.session = self.app.session
             self.refresh_all()
+            if fresh:
+                # another scenario (New, Open): its zones replace the old ones, and a zone that
+                # had the keyboard is gone with them; the keyboard goes back to the seats
+                self.query_one("#players", PlayerList).focus()
 
     @on(SessionSaved)
     def _saved(self) -> None:
@@ -199,7 +204,8 @@ class TableScreen(Screen):
             if way == "plain":
                 declare(card)
             elif way == "like":
-                self.app.push_screen(CardPicker(f"{name} works exactly like..."), lambda e: liked(card, e))
+                self.app.push_screen(CardPicker(f"{name} works exactly like...", P.table_deck(self.table)),
+                                     lambda e: liked(card, e))
             elif way == "needs":
                 self.app.push_screen(PromptModal(f"The Keepers {name} needs", "", "Keeper, Keeper, ...",
                                                  "Names separated by commas. Enter: accept - Esc: cancel"),
@@ -461,7 +467,7 @@ class TableScreen(Screen):
             P.set_zone(self.table, zone, items)
             self.changed(zone, keep=at)
 
-        self.app.push_screen(CardPicker(f"Add a card to {P.zone_title(zone)}"), chosen)
+        self.app.push_screen(CardPicker(f"Add a card to {P.zone_title(zone)}", P.table_deck(self.table)), chosen)
 
     def remove_card(self, zone: str, index: int) -> None:
         items = P.get_zone(self.table, zone)
@@ -552,6 +558,7 @@ class TableScreen(Screen):
     def add_player(self) -> None:
         seats = P.players(self.table)
         if len(seats) >= P.MAX_PLAYERS:
+            self.app.release_keys()
             self.notify(f"A table seats at most {P.MAX_PLAYERS} players.", severity="warning", markup=False)
             return
         suggestion = next((n for n in ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")

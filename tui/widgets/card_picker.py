@@ -27,15 +27,17 @@ class CardPicker(ModalScreen[str | None]):
         Binding("up", "move(-1)", "Previous match", show=False),
     ]
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, deck: Any = None) -> None:
+        """`deck`: the table's editions (`tui.position.Deck`), whose cards come first."""
         super().__init__(classes="dialog")
         self.title_text = title
+        self.deck = deck
         self.matches: list[Any] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(self.title_text, classes="dialog-title", markup=False)
-            yield Input(placeholder="card name, alias, '?' (unknown) or 'NAME x2'", suggester=CardSuggester(),
+            yield Input(placeholder="card name, alias, '?' (unknown) or 'NAME x2'", suggester=CardSuggester(self.deck),
                         id="card-input")
             yield OptionList(id="card-matches")
             yield Static("", id="card-info", classes="dialog-hint")
@@ -45,7 +47,7 @@ class CardPicker(ModalScreen[str | None]):
     def _typed(self, event: Input.Changed) -> None:
         from tui.position import card_index
 
-        self.matches = card_index().find(event.value, limit=12)
+        self.matches = card_index().find(event.value, limit=12, deck=self.deck)
         ol = self.query_one("#card-matches", OptionList)
         options = []
         for m in self.matches:

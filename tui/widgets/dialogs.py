@@ -242,29 +242,58 @@ class DealModal(ModalScreen[dict | None]):
 
 
 class OpenModal(ModalScreen[str | None]):
-    """Open a scenario: type a path (with completion), or words that narrow the list of
-    the built-in library and pick one."""
+    """Open a scenario: type a path (with completion), or words that narrow the list
+    and pick one: the user's own scenario files first (newest first, each by its
+    question), then the built-in library."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "to_list", "Library", show=False)]
 
-    def __init__(self, library: list[tuple[str, str]]) -> None:
+    def __init__(self, library: list[tuple[str, str]], own: list[tuple[str, str]] | None = None,
+                 folder: str = "") -> None:
         super().__init__(classes="dialog")
-        self.library = library
+        self.library, self.own, self.folder = library, own or [], folder
         # built once: each filter hands the same options (converted and measured) to the list
-        self._entries = [(title.lower(), list_option(title, id=path)) for path, title in library]
+        self._entries = [(title.lower(), "own", list_option(title, id=path)) for path, title in self.own]
+        self._entries += [(title.lower(), "library", list_option(title, id=path)) for path, title in library]
+        self._headings = {group: list_option(Text(words, style="bold underline"), disabled=True)
+                          for group, words in (("own", f"Yours, newest first ({folder})"),
+                                               ("library", "The built-in library"))}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("Open a scenario file", classes="dialog-title")
-            yield Input(placeholder="path/to/scenario.yaml, or words to find a library scenario",
+            yield Input(placeholder="path/to/scenario.yaml, or words to find a scenario",
                         suggester=PathSuggester(), id="open-path")
-            yield Label(f"The built-in library ({len(self.library)}):", classes="dialog-hint", id="open-count")
+            yield Label(self._count(len(self.own), len(self.library)), classes="dialog-hint", id="open-count")
             yield ChoiceList(*self._options(""), id="open-library")
             yield Static("Enter: open - Down: the list - Esc: cancel", classes="dialog-hint")
 
+    def on_mount(self) -> None:
+        self._first()
+
+    def _count(self, own: int, library: int) -> str:
+        def part(n: int, total: int) -> str:
+            return str(total) if n == total else f"{n} of {total}"
+
+        yours = f"yours ({part(own, len(self.own))}), then " if self.own else ""
+        return f"{yours[:1].upper() + yours[1:]}{'the' if self.own else 'The'} built-in library " \
+               f"({part(library, len(self.library))}):"
+
     def _options(self, words: str) -> list[Option]:
         wanted = words.lower().split()
-        return [option for title, option in self._entries if all(w in title for w in wanted)]
+        out: list[Option] = []
+        group = None
+        for title, grp, option in self._entries:
+            if all(w in title for w in wanted):
+                if grp != group and self.own:
+                    out.append(self._headings[grp])
+                    group = grp
+                out.append(option)
+        return out
+
+    def _first(self) -> None:
+        ol = self.query_one("#open-library", OptionList)
+        ol.highlighted = next((i for i, opt in enumerate(ol.options) if not opt.disabled), None)
 
     @on(Input.Changed, "#open-path")
     def _narrow(self, event: Input.Changed) -> None:
@@ -272,9 +301,9 @@ class OpenModal(ModalScreen[str | None]):
         words = "" if os.sep in text or text.endswith((".yaml", ".yml")) else text
         ol = self.query_one("#open-library", OptionList)
         ol.set_options(self._options(words))
-        if ol.option_count:
-            ol.highlighted = 0
-        self.query_one("#open-count", Label).update(f"The built-in library ({ol.option_count} of {len(self.library)}):")
+        self._first()
+        own = sum(1 for o in ol.options if not o.disabled and o.id in {p for p, _ in self.own})
+        self.query_one("#open-count", Label).update(self._count(own, sum(1 for o in ol.options if not o.disabled) - own))
 
     @on(Input.Submitted, "#open-path")
     def _path(self, event: Input.Submitted) -> None:
@@ -284,7 +313,9 @@ class OpenModal(ModalScreen[str | None]):
         if text and (path_exists(text) or os.sep in text or text.endswith((".yaml", ".yml"))):
             self.dismiss(text)             # a path (a missing file is reported when opened)
         elif text and ol.highlighted is not None and ol.option_count:
-            self.dismiss(ol.get_option_at_index(ol.highlighted).id)
+            option = ol.get_option_at_index(ol.highlighted)
+            if not option.disabled:
+                self.dismiss(option.id)
 
     @on(OptionList.OptionSelected, "#open-library")
     def _library(self, event: OptionList.OptionSelected) -> None:

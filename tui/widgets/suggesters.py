@@ -8,16 +8,18 @@ from textual.suggester import Suggester
 
 
 class CardSuggester(Suggester):
-    """Completes card names and aliases from the catalogue as they are typed."""
+    """Completes card names and aliases from the catalogue as they are typed (those of
+    the table's editions first: `deck`, a `tui.position.Deck`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, deck=None) -> None:
         super().__init__(use_cache=True, case_sensitive=True)
+        self.deck = deck
 
     async def get_suggestion(self, value: str) -> str | None:
         from tui.position import card_index
 
         try:
-            return card_index().complete(value)
+            return card_index().complete(value, self.deck)
         except Exception:
             return None
 

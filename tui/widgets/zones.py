@@ -56,6 +56,7 @@ class ZoneList(OptionList):
         Binding("plus,equals_sign", "edit('copies', 1)", "+copy", show=False),
         Binding("minus", "edit('copies', -1)", "-copy", show=False),
     ]
+    DIALOG_ACTIONS = frozenset({"edit('add')", "edit('move')"})      # keys typed after them wait (tui.typeahead)
 
     def __init__(self, zone: str) -> None:
         super().__init__(classes="zone")
@@ -87,6 +88,7 @@ class ZoneList(OptionList):
 
     def action_edit(self, action: str, delta: int = 0) -> None:
         if action != "add" and self.current is None:
+            self.app.release_keys()          # no card to move: no dialog comes
             return
         self.post_message(ZoneEdit(self.zone, action, self.current, delta))
 
@@ -103,6 +105,7 @@ class PlayerList(OptionList):
         Binding("left_square_bracket,shift+up", "edit('shift', -1)", "Up", show=False),
         Binding("right_square_bracket,shift+down", "edit('shift', 1)", "Down", show=False),
     ]
+    DIALOG_ACTIONS = frozenset({"edit('add')", "edit('rename')"})    # keys typed after them wait (tui.typeahead)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -116,5 +119,6 @@ class PlayerList(OptionList):
     def action_edit(self, action: str, delta: int = 0) -> None:
         player = self._player()
         if action != "add" and player is None:
+            self.app.release_keys()          # no player to rename: no dialog comes
             return
         self.post_message(PlayerEdit(action, player, delta))

@@ -367,13 +367,24 @@ class Engine:
             self.core._said_tie, self.core._said_stall, self.core._claim_notes = ended.said
             return
         why = f"{self.state.active_player} has no play left, and {player} acts"
-        kept, table, shown, stalls = self._context(), self.state.clone(), len(self.core.log.entries), set(self.core._said_stall)
+        # the table to put back if the turn's end needs a decision: while the run has
+        # changed nothing yet (as at the start of a play, where this is called), the
+        # step's starting table, which is never changed, copied only if that happens;
+        # most turns end asking nobody anything, and so make no copy
+        start = self.core._untouched_origin()
+        serial = self.state.serial
+        table = self.state.clone() if start is None else None
+        kept, shown, stalls = self._context(), len(self.core.log.entries), set(self.core._said_stall)
         self.core.decisions.pause_blocked += 1
         try:
             self.core.end_turn(why)
             return
         except NeedDecision:
             self._set_context(kept)
+            if table is None:
+                assert start is not None
+                table = start.clone()
+                table.serial = serial
             self.core.state = table
             del self.core.log.entries[shown:]
             self.core._said_stall = stalls

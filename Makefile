@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 
 BROWSER := $(VENV)/.browser-tried
 
-.PHONY: run test fuzz bench bench-compare lock uv clean
+.PHONY: run test fuzz bench bench-compare compiled test-compiled bench-compiled lock uv clean
 
 # Installs are exact: uv.lock pins every package (the project's and the tests'), and
 # requirements.lock is the same pins with their hashes, exported from it for installers
@@ -84,8 +84,10 @@ FUZZ_TESTS := $(shell grep -l -e '^from hypothesis' -e 'fuzzing()' tests/test_*.
 fuzz: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider --hypothesis-profile=fuzz $(FUZZ_TESTS)
 
+# PEER=DIR: a checkout of the peer simulator fluxx_sim (with numpy for DIR/.venv/bin/python)
+# to run self-play side by side with (benchmarks/bench_peer.py); without it that part is skipped
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	$(if $(PEER),FLUXX_PEER=$(PEER) )$(PY) -m benchmarks
 
 # self-play against an older checkout, side by side (CPU time, then instructions counted
 # by valgrind, which the load hardly moves): make bench-compare OLD=../old
@@ -93,6 +95,29 @@ OLD ?= ../old
 bench-compare: $(STAMP)
 	$(PY) -m benchmarks.compare_selfplay --old $(OLD)
 	$(PY) -m benchmarks.instructions --old $(OLD)
+
+# The compiled engine: the engine core's modules compiled to C by mypyc (which comes with the
+# pinned mypy) from the very same typed source, into build/compiled (tools/compile_engine.py;
+# needs a C compiler and Python's headers, about a minute). An accelerator only: the pure
+# Python engine is the reference, and `make run` and `make test` neither build nor load this.
+# A process runs it with the folder first on its path and PYTHONSAFEPATH=1 (so that the
+# sources in the current folder do not come first).
+COMPILED := $(CURDIR)/build/compiled
+ENGINE_SOURCES := $(wildcard adjudicator/*.py adjudicator/mechanics/*.py)
+RUN_COMPILED := FLUXX_ENGINE_BUILD=compiled PYTHONSAFEPATH=1 PYTHONPATH=$(COMPILED)
+$(COMPILED)/.built: $(STAMP) $(ENGINE_SOURCES) tools/compile_engine.py
+	$(PY) tools/compile_engine.py --out $(COMPILED)
+	@touch $@
+
+compiled: $(COMPILED)/.built
+
+# the whole suite on the compiled engine (tests/conftest.py stops a run that loaded the
+# pure Python one); --import-mode=append keeps the checkout's own sources behind it
+test-compiled: $(COMPILED)/.built $(BROWSER)
+	$(RUN_COMPILED) $(PY) -m pytest -q -n 3 --maxschedchunk=1 --import-mode=append
+
+bench-compiled: $(COMPILED)/.built
+	$(if $(PEER),FLUXX_PEER=$(PEER) )$(RUN_COMPILED) $(PY) -m benchmarks
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -133,12 +133,12 @@ class Continuation:
     """One event's run: `start` it; it returns a `Pause` or the function's result (or
     raises what the function raised); `resume` a paused one with an answer."""
 
-    __slots__ = ("_fn", "_glet", "_thread", "_started", "__weakref__")
+    __slots__ = ("_fn", "_glet", "_thread_id", "_started", "__weakref__")
 
     def __init__(self, fn: Callable[..., Any]):
         self._fn: Callable[..., Any] | None = fn
         self._glet: _Runner | None = None     # the runner while the run is under way or paused
-        self._thread = threading.get_ident()
+        self._thread_id = threading.get_ident()
         self._started = False
 
     @property
@@ -151,7 +151,7 @@ class Continuation:
 
     def resumable(self) -> bool:
         """Paused, and in this thread (a run cannot go on in another one)."""
-        return self._glet is not None and self._thread == threading.get_ident()
+        return self._glet is not None and self._thread_id == threading.get_ident()
 
     def here(self) -> bool:
         """Whether the code running now is this run's own."""

@@ -1355,7 +1355,7 @@ class Core:
                 if impl.cannot_use(self, c, player) is None:
                     return True
             except (Rejected, NeedDecision):
-                continue
+                pass          # (not `continue`: a compiled build cannot continue out of a finally)
             finally:
                 self.decisions.pause_blocked -= 1
         return False

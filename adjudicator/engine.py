@@ -14,6 +14,7 @@ The layers, each a module: the explanation log (`log`), decisions and answers
 
 from __future__ import annotations
 
+import sys
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -32,7 +33,13 @@ from adjudicator.log import Entry, StepResult, cites_of
 from adjudicator.mechanics.base import SURPRISE, UNKNOWN
 from adjudicator.state import State
 
-__all__ = ["Engine", "Entry", "StepResult", "cites_of"]
+__all__ = ["Engine", "Entry", "StepResult", "cites_of", "is_compiled"]
+
+
+def is_compiled() -> bool:
+    """Whether this process runs the compiled build of the engine core (`make
+    compiled`, tools/compile_engine.py) instead of the pure Python reference."""
+    return not str(getattr(sys.modules["adjudicator.core"], "__file__", "")).endswith(".py")
 
 
 # events whose waiting effect a Surprise may still come before: a play or free action
@@ -100,6 +107,8 @@ class Engine:
 
     @state.setter
     def state(self, table: State) -> None:
+        # (the engine's own code sets `self.core.state` itself: mypyc 1.13's compiled code
+        # keeps one reference too many to a table set through this property)
         self.core.state = table
 
     @property
@@ -163,12 +172,12 @@ class Engine:
         try:
             result = self._run(sub)
         except ScenarioFault:
-            self.state, self.pending = partial, waiting
+            self.core.state, self.pending = partial, waiting
             raise
         finally:
             self.core.windows.preempted = None
         if result.status == "rejected":
-            self.state, self.pending = partial, waiting
+            self.core.state, self.pending = partial, waiting
             result.decision = waiting.decision
         return result
 
@@ -236,7 +245,7 @@ class Engine:
             run, args = live.run, None
             self.core.decisions.cont = run
         else:
-            self.state = pend.snapshot.clone()
+            self.core.state = pend.snapshot.clone()
             self.state.serial += 1
             # a play or free action starting from the settled table may share that table
             # as its window's (`Core.table_before_action`); a Surprise answering a paused
@@ -259,7 +268,7 @@ class Engine:
             out = run.resume() if args is None else run.start(*args)
             if not isinstance(out, Pause) and self.core.decisions.next_answer < len(self.core.decisions.answers):
                 left = [a.value for a in self.core.decisions.answers[self.core.decisions.next_answer:]]
-                self.state = pend.snapshot
+                self.core.state = pend.snapshot
                 self.pending = None
                 raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}", "leftover")
         except NeedDecision as need:          # asked where a run cannot pause: it ended there
@@ -273,12 +282,12 @@ class Engine:
             st.move_run(list(st.resolving), st.resolving, st.discard, top=True)
             out = None
         except Rejected as rej:
-            self.state = pend.snapshot
+            self.core.state = pend.snapshot
             self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
             return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites, "refusal")], reason=rej.reason, ruling=rej.ruling,
                               decision=pend.resume.decision if pend.resume else None)
         except BadAnswer as bad:
-            self.state = pend.snapshot
+            self.core.state = pend.snapshot
             self.pending = pend.resume
             if not bad.forbidden:
                 raise ScenarioFault(str(bad)) from None
@@ -353,19 +362,30 @@ class Engine:
             # the legal-events listing ended this very turn on this very table, asking
             # nobody anything: its table is what ending it again would give
             self._reusable = None
-            self.state = ended.state
+            self.core.state = ended.state
             self.core.log.entries.extend(ended.entries)
             self.core._said_tie, self.core._said_stall, self.core._claim_notes = ended.said
             return
         why = f"{self.state.active_player} has no play left, and {player} acts"
-        kept, table, shown, stalls = self._context(), self.state.clone(), len(self.core.log.entries), set(self.core._said_stall)
+        # the table to put back if the turn's end needs a decision: while the run has
+        # changed nothing yet (as at the start of a play, where this is called), the
+        # step's starting table, which is never changed, copied only if that happens;
+        # most turns end asking nobody anything, and so make no copy
+        start = self.core._untouched_origin()
+        serial = self.state.serial
+        table = self.state.clone() if start is None else None
+        kept, shown, stalls = self._context(), len(self.core.log.entries), set(self.core._said_stall)
         self.core.decisions.pause_blocked += 1
         try:
             self.core.end_turn(why)
             return
         except NeedDecision:
             self._set_context(kept)
-            self.state = table
+            if table is None:
+                assert start is not None
+                table = start.clone()
+                table.serial = serial
+            self.core.state = table
             del self.core.log.entries[shown:]
             self.core._said_stall = stalls
         finally:
@@ -423,7 +443,7 @@ class Engine:
             table = self.state
             out: list[Rejected | None] = []
             for ev in events:
-                self.state = table.clone()
+                self.core.state = table.clone()
                 try:
                     self._dispatch_verb(player, ev)
                     out.append(None)
@@ -443,7 +463,7 @@ class Engine:
         run of the next event would, and a clean end that took no default answer is
         kept for that event (`_EndedTurn`)."""
         keep = self._context()
-        self.state = self.state.clone()
+        self.core.state = self.state.clone()
         self.core.log.entries = []
         self.core.decisions.probing = True
         self.core.decisions.defaulted = False
@@ -453,18 +473,18 @@ class Engine:
             self.core._said_tie, self.core._said_stall, self.core._claim_notes = frozenset(), set(), []
             self.core.windows.resume = self.core.windows.resumed = self.core.windows.preempted = None
         try:
+            stopped: _TurnEndOutcome | None = None
             try:
                 self.core.end_turn(f"{keep[0].active_player} has no play left, and {player} acts")
             except Rejected as refusal:
-                yield _TurnEndOutcome(refusal)
-                return
+                stopped = _TurnEndOutcome(refusal)
             except (NeedDecision, BadAnswer, ScenarioFault, GameEnded):
-                yield _TurnEndOutcome(None)
-                return
-            if listing and not self.core.decisions.defaulted and not self.exhaustive:
+                stopped = _TurnEndOutcome(None)
+            if stopped is None and listing and not self.core.decisions.defaulted and not self.exhaustive:
                 self._ended_turn = _EndedTurn(keep[0], player, self.state, list(self.core.log.entries),
                                               (self.core._said_tie, set(self.core._said_stall), list(self.core._claim_notes)))
-            yield None
+            # (one yield, outside the handlers: a compiled build cannot yield inside one)
+            yield stopped
         finally:
             self._set_context(keep)
 
@@ -513,7 +533,7 @@ class Engine:
         except ScenarioFault:
             return None
         finally:
-            self.state, self.pending = saved_state, saved_pending
+            self.core.state, self.pending = saved_state, saved_pending
 
     def legal_events(self) -> list[Event]:
         """The candidate events the rules allow now.
@@ -578,18 +598,17 @@ class Engine:
         what does not depend on the card is worked out once)."""
         self.core.decisions.pause_blocked += 1
         try:
-            named = cast("list[str]", keys)          # (plays and free actions always name a card)
-            if verb == "play":
+            if verb == "play":      # (plays and free actions always name a card; ending the turn, none)
                 try:
-                    return self.core._play_refusals(player, [self.cat.get(key) for key in named])
+                    return self.core._play_refusals(player, [self.cat.get(cast(str, key)) for key in keys])
                 except Rejected as refusal:
                     return [refusal] * len(keys)
                 except NeedDecision:
                     return [None] * len(keys)
             out: list[Rejected | None] = []
-            for key in named:
+            for key in keys:
                 try:
-                    out.append(self.core._use_refusal(player, self.cat.get(key))[1] if verb == "use"
+                    out.append(self.core._use_refusal(player, self.cat.get(cast(str, key)))[1] if verb == "use"
                                else self.core._end_turn_refusal(player))
                 except Rejected as refusal:
                     out.append(refusal)

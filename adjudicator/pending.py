@@ -8,9 +8,8 @@ window remembers the play a Surprise answered while that play's effect was waiti
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.continuations import Continuation
 from adjudicator.decisions import Answer, Decision
@@ -38,4 +37,4 @@ class LiveRun:
 
     run: Continuation
     context: tuple[Any, ...]
-    owner: weakref.ref[Pending]
+    owner: Callable[[], Pending | None]      # a weak reference to it

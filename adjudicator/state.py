@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _MASK = (1 << 64) - 1
 
 
-class MisplacedCard(RuntimeError):
+class MisplacedCard(Exception):
     """An engine bug: a card was to be moved from a zone that does not hold it (or a
     zone holding cards was to be closed), which would lose or double a card."""
 
@@ -108,13 +108,6 @@ class Window:
     resume: Pending | None = None  # the play whose effect was waiting for a decision when this came (to resume it)
     kept: bool = False            # a use of a real card kept under the one granting it (an Action kept with Let's
                                   # Keep Doing That): a Surprise against that kind of card may answer it
-
-
-# the plain lists of card ids or facts that a copy of the table copies
-_LISTS = ("rules", "meta_rules", "goals", "draw_pile", "discard", "removed", "rules_pile", "rules_discard", "scored",
-          "resolving",
-          "eliminated", "free_used", "held_at_start", "claims", "windows", "history", "reshuffle_order",
-          "extra_turn_cards")
 
 
 @dataclass
@@ -209,32 +202,131 @@ class State:
         instead of copying them, numbered `serial`: only for a table that is never
         changed again, as the table a step started from never is (every run works on a
         copy of it)."""
-        copy = object.__new__(State)
-        d = self.__dict__.copy()
-        d["windows"] = []
-        d["serial"] = serial
-        copy.__dict__ = d
-        return copy
+        c = State.__new__(State)
+        self._share_into(c)
+        c.windows = []
+        c.serial = serial
+        return c
 
+    # A copy is made field by field, not through the object's __dict__: the compiled
+    # build of the engine (`make compiled`) has no __dict__. Every field is named in
+    # both methods below (tests/test_state_clone.py checks that none is missed).
     def clone(self) -> "State":
         """A copy to change freely: every zone and list copied, the card definitions
         (`defs`, which only grow) and immutable facts shared."""
-        copy = object.__new__(State)
-        d = self.__dict__.copy()
-        d["players"] = list(self.players)
-        d["hands"] = {p: list(c) for p, c in self.hands.items()}
-        d["keepers"] = {p: list(c) for p, c in self.keepers.items()}
-        for name in _LISTS:
-            d[name] = list(d[name])
-        d["temp_hands"] = [t.copy() for t in self.temp_hands]
-        d["attachments"] = dict(self.attachments)
-        d["waiting"] = {p: list(v) for p, v in self.waiting.items()}
-        d["knocked_in"] = dict(self.knocked_in)
-        d["secrets"] = dict(self.secrets)
-        d["under"] = {c: list(v) for c, v in self.under.items()}
-        d["rng"] = self.rng.copy()
-        copy.__dict__ = d
-        return copy
+        c = State.__new__(State)
+        c.defs = self.defs
+        c.players = list(self.players)
+        c.hands = {p: list(cards) for p, cards in self.hands.items()}
+        c.keepers = {p: list(cards) for p, cards in self.keepers.items()}
+        c.rules = list(self.rules)
+        c.meta_rules = list(self.meta_rules)
+        c.goals = list(self.goals)
+        c.draw_pile = list(self.draw_pile)
+        c.discard = list(self.discard)
+        c.removed = list(self.removed)
+        c.rules_pile = list(self.rules_pile)
+        c.rules_discard = list(self.rules_discard)
+        c.scored = list(self.scored)
+        c.solo = self.solo
+        c.ended = self.ended
+        c.resolving = list(self.resolving)
+        c.temp_hands = [t.copy() for t in self.temp_hands]
+        c.eliminated = list(self.eliminated)
+        c.attachments = dict(self.attachments)
+        c.waiting = {p: list(v) for p, v in self.waiting.items()}
+        c.knocked_in = dict(self.knocked_in)
+        c.secrets = dict(self.secrets)
+        c.under = {top: list(pile) for top, pile in self.under.items()}
+        c.face_down = self.face_down
+        c.face_out = self.face_out
+        c.lasting = self.lasting
+        c.goals_seen = self.goals_seen
+        c.two_player = self.two_player
+        c.questions = self.questions
+        c.basic = self.basic
+        c.active = self.active
+        c.drawn = self.drawn
+        c.played = self.played
+        c.phase = self.phase
+        c.started_empty = self.started_empty
+        c.free_used = list(self.free_used)
+        c.held_at_start = list(self.held_at_start)
+        c.claims = list(self.claims)
+        c.another_turn = self.another_turn
+        c.turns_in_a_row = self.turns_in_a_row
+        c.extra_turn_cards = list(self.extra_turn_cards)
+        c.turn_number = self.turn_number
+        c.winner = self.winner
+        c.everyone_loses = self.everyone_loses
+        c.windows = list(self.windows)
+        c.history = list(self.history)
+        c.reshuffle_order = list(self.reshuffle_order)
+        c.rng = self.rng.copy()
+        c.serial = self.serial
+        c.moves = self.moves
+        c.copy_order = self.copy_order
+        c.copy_labels = self.copy_labels
+        c.figures = self.figures
+        c.rule_figures = self.rule_figures
+        return c
+
+    def _share_into(self, c: "State") -> None:
+        """Give `c` every field of this table, the very same objects."""
+        c.defs = self.defs
+        c.players = self.players
+        c.hands = self.hands
+        c.keepers = self.keepers
+        c.rules = self.rules
+        c.meta_rules = self.meta_rules
+        c.goals = self.goals
+        c.draw_pile = self.draw_pile
+        c.discard = self.discard
+        c.removed = self.removed
+        c.rules_pile = self.rules_pile
+        c.rules_discard = self.rules_discard
+        c.scored = self.scored
+        c.solo = self.solo
+        c.ended = self.ended
+        c.resolving = self.resolving
+        c.temp_hands = self.temp_hands
+        c.eliminated = self.eliminated
+        c.attachments = self.attachments
+        c.waiting = self.waiting
+        c.knocked_in = self.knocked_in
+        c.secrets = self.secrets
+        c.under = self.under
+        c.face_down = self.face_down
+        c.face_out = self.face_out
+        c.lasting = self.lasting
+        c.goals_seen = self.goals_seen
+        c.two_player = self.two_player
+        c.questions = self.questions
+        c.basic = self.basic
+        c.active = self.active
+        c.drawn = self.drawn
+        c.played = self.played
+        c.phase = self.phase
+        c.started_empty = self.started_empty
+        c.free_used = self.free_used
+        c.held_at_start = self.held_at_start
+        c.claims = self.claims
+        c.another_turn = self.another_turn
+        c.turns_in_a_row = self.turns_in_a_row
+        c.extra_turn_cards = self.extra_turn_cards
+        c.turn_number = self.turn_number
+        c.winner = self.winner
+        c.everyone_loses = self.everyone_loses
+        c.windows = self.windows
+        c.history = self.history
+        c.reshuffle_order = self.reshuffle_order
+        c.rng = self.rng
+        c.serial = self.serial
+        c.moves = self.moves
+        c.copy_order = self.copy_order
+        c.copy_labels = self.copy_labels
+        c.figures = self.figures
+        c.rule_figures = self.rule_figures
 
     def number_copies(self, order: Sequence[int]) -> None:
         """Number the copies of each title in `order` (the scenario's reading order)."""

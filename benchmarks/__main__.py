@@ -39,8 +39,13 @@ TARGETS = {
     "analysis_peak_rss_mb": (300.0, "max"),
     "analysis_memory_growth_5_to_50_searches_mb": (5.0, "max"),
     "decisions_7_over_1_replay": (2.0, "max"),
+    "cli_help_median_seconds": (0.1, "max"),
+    "check_one_scenario_median_seconds": (0.2, "max"),
+    # self-play against the peer simulator, ours / theirs (bench_peer: needs PEER=DIR)
+    "peer_ratio_per_play": (1.0, "min"),
+    "peer_ratio_per_play_with_legal": (3.0, "min"),
 }
-MODULES = ["bench_selfplay", "bench_decisions", "bench_engine", "bench_search", "bench_app", "bench_dialogs", "bench_hostile", "bench_analysis"]
+MODULES = ["bench_selfplay", "bench_peer", "bench_decisions", "bench_engine", "bench_search", "bench_app", "bench_dialogs", "bench_hostile", "bench_analysis"]
 
 
 _MARK = "benchmark results: "

@@ -75,9 +75,33 @@ def check_wall_seconds() -> tuple[float, str]:
     return time.perf_counter() - start, out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr[-200:]
 
 
+# a library scenario with a rule in play (a rule's card reaches more of the engine)
+ONE_SCENARIO = "scenarios/base/basic-play-1-returns-when-play-rule-trashed.yaml"
+
+
+def startup_seconds(rounds: int = 5) -> tuple[float, float]:
+    """Median wall time of whole processes, as a user starts them: `fluxx-judge
+    --help`, and `fluxx-judge check` of one scenario."""
+    script = Path(sys.executable).with_name("fluxx-judge")
+    exe = [str(script)] if script.exists() else [sys.executable, "-m", "fluxx_judge"]
+    subprocess.run(exe + ["check", ONE_SCENARIO], cwd=REPO, capture_output=True)   # untimed: caches built
+    out = []
+    for args in (["--help"], ["check", ONE_SCENARIO]):
+        times = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            subprocess.run(exe + args, cwd=REPO, capture_output=True, check=True)
+            times.append(time.perf_counter() - start)
+        out.append(statistics.median(times))
+    return out[0], out[1]
+
+
 def run() -> dict:
     wall, summary = check_wall_seconds()
+    help_s, check_s = startup_seconds()
     return {
+        "cli_help_median_seconds": round(help_s, 3),
+        "check_one_scenario_median_seconds": round(check_s, 3),
         "scenario_replay_median_ms": round(scenario_replay_median_ms(), 3),
         "check_library_wall_seconds": round(wall, 3),
         "moves_with_reveals_median_ms": round(moves_with_reveals_ms(), 1),

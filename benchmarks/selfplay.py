@@ -96,7 +96,10 @@ def random_answer(engine, rng: random.Random) -> Any:
     raise ValueError(f"unexpected decision kind {d.kind!r}")
 
 
-def play_game(players: int, deck: str, seed: int, totals: dict[str, float]) -> None:
+def play_game(players: int, deck: str, seed: int, totals: dict[str, float],
+              record: list[tuple[str, Any]] | None = None) -> None:
+    """One random game, added to `totals`; with `record`, what was submitted at each
+    step is appended to it (for `replay_game`)."""
     from adjudicator.events import Event
 
     clock = time.process_time
@@ -112,6 +115,8 @@ def play_game(players: int, deck: str, seed: int, totals: dict[str, float]) -> N
             t1 = clock()
             result = engine.answer_by_chance() if chance else engine.submit(Event("choose", answer=answer))
             t2 = clock()
+            if record is not None:
+                record.append(("chance", None) if chance else ("answer", answer))
             if result.status == "rejected":
                 raise AssertionError(f"a legal answer was refused: {result.reason}")
         else:
@@ -125,12 +130,40 @@ def play_game(players: int, deck: str, seed: int, totals: dict[str, float]) -> N
             t2 = clock()
             if result.status == "rejected":
                 raise AssertionError(f"a legal event was refused: {result.reason}")
+            if record is not None:
+                record.append(("event", ev))
             if ev.verb == "play":
                 totals["plays"] += 1
         totals["legal_time"] += t1 - t0
         totals["step_time"] += t2 - t1
         events += 1
     totals["events"] += events
+    totals["turns"] += engine.state.turn_number - first_turn
+    totals["games"] += 1
+
+
+def replay_game(players: int, deck: str, seed: int, steps: list[tuple[str, Any]],
+                totals: dict[str, float]) -> None:
+    """A game `play_game` recorded, submitted again to a fresh deal with nothing listed:
+    the engine's time for the events alone, without anything a listing worked out
+    beforehand (`legal_events` keeps what it learnt for the next event)."""
+    from adjudicator.events import Event
+
+    clock = time.process_time
+    engine = new_game(players, deck, seed)
+    first_turn = engine.state.turn_number
+    for kind, x in steps:
+        t0 = clock()
+        if kind == "chance":
+            result = engine.answer_by_chance()
+        else:
+            result = engine.submit(Event("choose", answer=x) if kind == "answer" else x)
+        totals["step_time"] += clock() - t0
+        if result.status == "rejected":
+            raise AssertionError(f"a recorded event was refused on replay: {result.reason}")
+        if kind == "event" and x.verb == "play":
+            totals["plays"] += 1
+    totals["events"] += len(steps)
     totals["turns"] += engine.state.turn_number - first_turn
     totals["games"] += 1
 

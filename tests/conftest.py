@@ -58,6 +58,25 @@ def _private_user_folders() -> Path | None:
 _MADE_RUN_HOME = _private_user_folders()
 
 
+def pytest_configure(config):
+    """`make test-compiled` runs the whole suite on the compiled engine
+    (FLUXX_ENGINE_BUILD=compiled): a run that would load the pure Python one instead
+    stops at once, so it cannot pass for what it is not."""
+    if os.environ.get("FLUXX_ENGINE_BUILD") == "compiled":
+        from adjudicator.engine import is_compiled
+
+        if not is_compiled():
+            pytest.exit("FLUXX_ENGINE_BUILD=compiled, but the pure Python engine was loaded: build the compiled "
+                        "one (`make compiled`) and put its folder first on PYTHONPATH, with PYTHONSAFEPATH=1 "
+                        "(`make test-compiled` does all three)", returncode=4)
+
+
+def pytest_report_header(config):
+    from adjudicator.engine import is_compiled
+
+    return "engine: compiled (tools/compile_engine.py)" if is_compiled() else "engine: pure Python (the reference)"
+
+
 def pytest_unconfigure(config):
     if _MADE_RUN_HOME is not None and not os.environ.get("PYTEST_XDIST_WORKER"):
         shutil.rmtree(_MADE_RUN_HOME, ignore_errors=True)
@@ -96,6 +115,14 @@ def pytest_collection_modifyitems(items):
         mark = item.get_closest_marker("slow")
         return mark.args[0] if mark and mark.args else 0
     items.sort(key=seconds, reverse=True)       # stable: ties keep their order
+    if os.environ.get("FLUXX_ENGINE_BUILD") == "compiled":
+        # a test that watches the engine's own calls by patching a method of Engine or Core
+        # cannot see into compiled code, which calls the compiled method directly
+        for item in items:
+            mark = item.get_closest_marker("patches_engine")
+            if mark is not None:
+                item.add_marker(pytest.mark.skip(reason=f"patches {mark.args[0]} to watch the engine's own calls, "
+                                                        "which the compiled build makes directly"))
 
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]

@@ -48,6 +48,9 @@ ALLOWED = {
     ("adjudicator/state.py", "State.bring_back"),
     ("adjudicator/state.py", "State.seat"),
     ("adjudicator/state.py", "State.unseat"),
+    # a new table made as a copy of another, field by field (no card moves)
+    ("adjudicator/state.py", "State.clone"),
+    ("adjudicator/state.py", "State._share_into"),
     # not a table at all: a position being read from a file, the hints for typed events
     ("adjudicator/position.py", "_TableReader.read"),
     ("adjudicator/position.py", "_TableReader.read_hidden"),

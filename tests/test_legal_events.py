@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engine import Engine
+from adjudicator.engine import Engine, is_compiled
 from adjudicator.events import Event
 from tests.conftest import examples
 from tests.test_property_play import DECKS, SEATS, answer_for, answer_pending, random_position
@@ -130,7 +130,9 @@ def test_an_end_of_turn_kept_from_the_listing_gives_what_ending_it_again_gives(d
             assert lister.state.compact() == plain.state.compact()
             assert (lister.state.rng.s, lister.state.serial, lister.state.history) == \
                    (plain.state.rng.s, plain.state.serial, plain.state.history)
-    if deck == "base":       # (other decks often ask at a turn's start: Talk Like a Pirate, Death)
+    # (other decks often ask at a turn's start: Talk Like a Pirate, Death; and the compiled
+    # build calls _end_turn_for directly, past the patch, so only the results are compared there)
+    if deck == "base" and not is_compiled():
         assert any(reused), "no kept end of turn was ever used"
 
 
@@ -189,6 +191,7 @@ def test_plays_judged_together_are_judged_as_one_by_one(deck):
             assert [r and (r.reason, r.cites) for r in together] == [r and (r.reason, r.cites) for r in alone]
 
 
+@pytest.mark.patches_engine("Core._play_refusal")
 def test_a_play_the_listing_allowed_on_this_table_is_not_judged_again(monkeypatch):
     """The listing's judgement of a play is used again when that play is then made from
     the very table it judged; a play it did not list, or one made from another table,

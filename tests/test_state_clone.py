@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
 from tests.test_property_play import play_randomly, random_position
 
 
@@ -33,6 +35,17 @@ def test_a_clone_shares_no_container_but_the_definitions():
     assert copy.defs is st.defs
 
 
+def test_a_shared_snapshot_shares_every_field_but_the_windows():
+    engine = random_position(3, "everything", 5)
+    play_randomly(engine, random.Random(5), 25)
+    st = engine.state
+    snap = st.shared_snapshot(st.serial + 7)
+    for f in dataclasses.fields(st):
+        if f.name not in ("windows", "serial"):
+            assert getattr(snap, f.name) is getattr(st, f.name), f.name
+    assert snap.windows == [] and snap.serial == st.serial + 7
+
+
 def _picture(st) -> tuple:
     """Everything a table holds, by value (the generator by its state)."""
     out = []
@@ -48,6 +61,7 @@ def _picture(st) -> tuple:
     return tuple(out)
 
 
+@pytest.mark.patches_engine("Core.table_before_action")
 def test_a_shared_window_table_is_the_table_before_the_action_and_never_changes(monkeypatch):
     """A play or free action that changed nothing yet shares the table its step started
     from as its window's (`Core.table_before_action`): that table is what a copy would

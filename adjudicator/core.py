@@ -775,6 +775,13 @@ class Core:
         applying at once, and the Goals are trimmed if it held a Goal slot open."""
         return self.transfer(card, DISCARD_PILE, by=by, cause=cause, src=src)
 
+    def discard_each(self, cards: list[int], by: str | None, *, src: Zone, cause: str = EFFECT) -> None:
+        """Discard each of `cards` from `src` in turn, passing over any that an earlier
+        discard has already taken along (a Creeper attached to a Keeper goes with it)."""
+        for c in cards:
+            if c in zone_list(self.state, src):
+                self.discard(c, by, cause=cause, src=src)
+
     def take_into_hand(self, card: int, player: str, by: str | None = None, *, cause: str = EFFECT,
                        src: Zone | None = None) -> Move:
         """`player` takes `card` into their hand from wherever it is (off a table: a
@@ -1399,8 +1406,7 @@ class Core:
         gone = st.hands[name] + st.keepers[name]
         for c in list(st.hands[name]):
             self.discard(c, name, cause=SETUP, src=Zone(HAND, name))
-        for c in list(st.keepers[name]):
-            self.discard(c, name, cause=SETUP, src=table(name))
+        self.discard_each(list(st.keepers[name]), name, cause=SETUP, src=table(name))
         for c in gone:
             st.detach(c)
         active_name = st.active_player

@@ -101,7 +101,7 @@ class SoloFluxx(Variant):
                 core.transfer(g, Zone(SCORED), by=player, src=GOALS_IN_PLAY, cause=RULE)
                 for k in used:
                     st.detach(k)
-                    core.discard(k, player, src=table(player), cause=RULE)
+                core.discard_each(used, player, src=table(player), cause=RULE)
                 core.say(f"{player} meets {core.name(g)}: it moves to the Scored Goals pile ({len(st.scored)} so far) and "
                          f"the cards it needed are discarded ({core.names(used)}).", "rule-solo-goal-scoring")
 

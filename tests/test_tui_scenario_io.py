@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from adjudicator.errors import InputError
 from adjudicator.scenario import load_scenario
+from adjudicator.strictyaml import _key_form
 from scenarios import library_path
 from tui import scenario_io
 from tui.session import Session
@@ -21,13 +22,21 @@ from tests.conftest import examples
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 KEYS = TEXT.filter(lambda k: k != "<<")   # the engine's strict reader refuses merge keys, even quoted
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), TEXT)
-DATA = st.recursive(SCALARS, lambda inner: st.one_of(
-    st.lists(inner, max_size=5), st.dictionaries(KEYS, inner, max_size=5)), max_leaves=25)
+
+
+def mappings(values, min_size: int = 0, max_size: int = 5):
+    """Mappings the strict reader accepts: no two keys alike once case and Unicode form
+    are folded (it refuses 'S' beside 's' as a key written twice; Save refuses them too)."""
+    return st.lists(st.tuples(KEYS, values), min_size=min_size, max_size=max_size,
+                    unique_by=lambda kv: _key_form(kv[0])).map(dict)
+
+
+DATA = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=5), mappings(inner)), max_leaves=25)
 
 
 @pytest.mark.slow(4)
 @settings(max_examples=examples(150), deadline=None)
-@given(st.dictionaries(KEYS, DATA, min_size=1, max_size=6))
+@given(mappings(DATA, min_size=1, max_size=6))
 def test_dump_then_load_gives_the_same_data(doc):
     assert scenario_io.loads(scenario_io.dump(doc)) == doc
 

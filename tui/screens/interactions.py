@@ -177,12 +177,13 @@ class InteractionsScreen(Screen):
             return
         status.update(f"{len(result['paths'])} way{'s' if len(result['paths']) != 1 else ''} these cards meet "
                       "(Enter on a ruling opens it):")
+        options = []          # added at once: OptionList lays its lines out again after each add
         for i, (sentence, rids) in enumerate(result["paths"], 1):
-            paths.add_option(Option(Text.assemble((f"{i}. ", "bold"), sentence), id=f"path:{i}",
-                                    disabled=not rids))
+            options.append(Option(Text.assemble((f"{i}. ", "bold"), sentence), id=f"path:{i}", disabled=not rids))
             for rid in rids:   # one ruling can back several paths: ids stay unique with the path number
                 summary = result.get("summaries", {}).get(rid, "")
-                paths.add_option(Option(Text.assemble("    ", (rid, "bold cyan"), f"  {summary}"), id=f"r:{rid}#{i}"))
+                options.append(Option(Text.assemble("    ", (rid, "bold cyan"), f"  {summary}"), id=f"r:{rid}#{i}"))
+        paths.add_options(options)
         paths.focus()
 
     @on(OptionList.OptionSelected, "#pair-paths")

@@ -175,8 +175,8 @@ class RulingsScreen(Screen):
             self._set_suggestion(None)
             return
         self.last_result = result
-        for hit in result.hits:
-            hits.add_option(Option(_hit_prompt(hit), id=hit.id))
+        # all at once: OptionList lays its lines out again after each add
+        hits.add_options([Option(_hit_prompt(hit), id=hit.id) for hit in result.hits])
         if result.hits:
             hits.highlighted = 0
         status = Text(f"{len(result.hits)} ruling{'s' if len(result.hits) != 1 else ''} found")
@@ -193,8 +193,7 @@ class RulingsScreen(Screen):
         self._set_suggestion(None)
         if self.corpus is None:
             return
-        for r in self.corpus:
-            hits.add_option(Option(_browse_prompt(r), id=r.id))
+        hits.add_options([Option(_browse_prompt(r), id=r.id) for r in self.corpus])
         if hits.option_count:
             hits.highlighted = 0
         self._status(Text(f"All {len(self.corpus)} rulings. Type to search; Enter opens one.", style="dim"))

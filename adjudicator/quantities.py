@@ -46,28 +46,60 @@ def _kept(scope: str) -> Callable[[F], F]:
     kept only while the table is frozen."""
     def decorate(fn: F) -> F:
         name = fn.__name__
+        # (a wrapper per scope, that decides nothing known when the method is decorated:
+        # figures are asked tens of thousands of times a game)
+        if scope is FACE_UP:
+            @wraps(fn)
+            def face_up_figure(self: "Figures", *args: Any) -> Any:
+                st = self.core.state
+                frozen = self._frozen
+                memo: dict[Any, Any] | None
+                if frozen is not None and frozen[0] is st:
+                    memo = frozen[1]
+                else:
+                    memo = st.figures
+                    if memo is None:
+                        memo = self._figures_here()
+                key = (name,) + args if args else name
+                value = memo.get(key, _UNSET)
+                if value is _UNSET:
+                    value = memo[key] = fn(self, *args)
+                return value
+
+            return face_up_figure  # type: ignore[return-value]
+        if scope is RULES:
+            @wraps(fn)
+            def rules_figure(self: "Figures", *args: Any) -> Any:
+                st = self.core.state
+                frozen = self._frozen
+                memo: dict[Any, Any] | None
+                if frozen is not None and frozen[0] is st:
+                    memo = frozen[1]
+                else:
+                    memo = st.rule_figures
+                    if memo is None:
+                        memo = self._rule_figures_here()
+                key = (name,) + args if args else name
+                value = memo.get(key, _UNSET)
+                if value is _UNSET:
+                    value = memo[key] = fn(self, *args)
+                return value
+
+            return rules_figure  # type: ignore[return-value]
 
         @wraps(fn)
-        def figure(self: "Figures", *args: Any) -> Any:
-            st = self.core.state
+        def frozen_figure(self: "Figures", *args: Any) -> Any:
             frozen = self._frozen
-            if frozen is not None and frozen[0] is st:
-                memo = frozen[1]
-            elif scope is FACE_UP:
-                held = st.figures
-                memo = held if held is not None else self._figures_here()
-            elif scope is RULES:
-                held = st.rule_figures
-                memo = held if held is not None else self._rule_figures_here()
-            else:
+            if frozen is None or frozen[0] is not self.core.state:
                 return fn(self, *args)
-            key = (name, *args) if args else name
+            memo = frozen[1]
+            key = (name,) + args if args else name
             value = memo.get(key, _UNSET)
             if value is _UNSET:
                 value = memo[key] = fn(self, *args)
             return value
 
-        return figure  # type: ignore[return-value]
+        return frozen_figure  # type: ignore[return-value]
     return decorate
 
 
@@ -220,7 +252,10 @@ class Figures:
     def answering_in_front(self, hook: str) -> tuple[tuple[str, int], ...]:
         """(player, card) for each card in front of a player whose mechanic answers
         `hook`, players in seat order from the one after the active player."""
-        return self._front_hooks().get(hook, ())
+        # asked on every move and checkpoint: read straight from the figures the table holds
+        held = self.core.state.figures
+        hooks = held.get("_front_hooks") if held is not None else None
+        return (hooks if hooks is not None else self._front_hooks()).get(hook, ())
 
     @_per_rules
     def _rule_hooks(self) -> dict[str, tuple[int, ...]]:

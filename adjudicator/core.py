@@ -372,6 +372,8 @@ class Core:
         has it; when both arrive at once off their turn (`when_played`), in the order
         they choose."""
         duties = self._limit_duties(player, when_played)
+        if not duties:
+            return
         if when_played:
             self.in_order(player, duties)
         else:

@@ -568,9 +568,9 @@ class Core:
                 self._said_tie = key
                 self.say(f"{' and '.join(sorted(met))} meet the Goal at the same moment: a tie, so nobody wins "
                          "yet and play goes on.", "rule-tie-game-continues")
+        stalls = self.figures.hook_cards("why_nobody_wins")
         for g in st.goals:
-            impl = st.defs[g].impl
-            why = impl.why_nobody_wins(self, g) if "why_nobody_wins" in impl.overridden else None
+            why = st.defs[g].impl.why_nobody_wins(self, g) if g in stalls else None
             if why and (g, why[0]) not in self._said_stall:
                 self._said_stall.add((g, why[0]))
                 self.say(why[0], *why[1:])
@@ -742,9 +742,15 @@ class Core:
         replace it, once per move; a replaced move is shown to the others again."""
         st = self.state
         defs = st.defs
-        rules, front = self.answering("replace_move"), self.answering_in_front("replace_move")
-        own = "replace_move" in defs[move.card].impl.overridden and move.card not in st.face_down
         variant = self.variant if self.variant.replaces_moves else None
+        if not self.figures.hook_cards("replace_move"):       # (no card of this game replaces moves)
+            if variant is None:
+                return move
+            rules: tuple[int, ...] = ()
+            front: tuple[tuple[str, int], ...] = ()
+        else:
+            rules, front = self.answering("replace_move"), self.answering_in_front("replace_move")
+        own = "replace_move" in defs[move.card].impl.overridden and move.card not in st.face_down
         if not rules and not front and not own and variant is None:
             return move
         asked: list[tuple[int, str | None]] = [(r, None) for r in rules] + [(k, p) for p, k in front]

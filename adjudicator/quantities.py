@@ -139,6 +139,9 @@ class Figures:
         self.e: Any = hooks_see if hooks_see is not None else core
         self._frozen: tuple[State, dict[Any, Any]] | None = None
         self._face_up_shelf, self._rules_shelf = FigureShelf(2048), FigureShelf(512)
+        # (`hook_cards`: the card definitions it was worked out for, their number, and
+        # the answer per hook)
+        self._hook_cards: tuple[list[Any] | None, int, dict[str, frozenset[int]]] = (None, 0, {})
 
     @property
     def state(self) -> State:
@@ -240,6 +243,22 @@ class Figures:
         st = self.core.state
         cards = st.rules + st.meta_rules
         return cards + [st.basic] if st.basic is not None else cards
+
+    def hook_cards(self, hook: str) -> frozenset[int]:
+        """Every card of the game, wherever it is, whose mechanic answers `hook`: an
+        index to skip asking the cards in play about a question none of this game's
+        cards answers (a card moving, a Goal nobody meets). Card definitions only grow
+        (an unseen card revealed), so it is kept until they do."""
+        defs = self.core.state.defs
+        memo = self._hook_cards
+        if memo[0] is defs and memo[1] == len(defs):
+            cards = memo[2].get(hook)
+            if cards is not None:
+                return cards
+        else:
+            memo = self._hook_cards = (defs, len(defs), {})
+        cards = memo[2][hook] = frozenset(c for c, d in enumerate(defs) if hook in d.impl.overridden)
+        return cards
 
     def answering(self, hook: str) -> tuple[int, ...]:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in

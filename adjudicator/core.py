@@ -681,7 +681,7 @@ class Core:
         if (st.face_down and move.card in st.face_down and move.src.kind == TABLE and move.dst.kind == TABLE
                 and move.src.player != move.dst.player):
             hidden.face_down_moved(self, move)
-        if move.takes:
+        if move.src.kind == TABLE and move.takes:
             # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
             assert move.src.player is not None and move.dst.player is not None
             self.note_victim(move.src.player, move.dst.player, move.dst.kind == HAND)

@@ -238,76 +238,77 @@ class Engine:
          r._said_stall, r._claim_notes, w.resume, w.resumed, w.event_turn, w.preempted, d.probing, d.peeked) = context
 
     def _run(self, pend: Pending) -> StepResult:
+        core = self.core
         live, pend.live = pend.live, None
-        if (live is not None and live.owner() is pend and live.run.resumable() and live.context[0] is self.core.state):
+        if (live is not None and live.owner() is pend and live.run.resumable() and live.context[0] is core.state):
             # the event goes on from the decision it paused at (`choose` takes the new answer)
             self._set_context(live.context)
             run, args = live.run, None
-            self.core.decisions.cont = run
+            core.decisions.cont = run
         else:
-            self.core.state = pend.snapshot.clone()
-            self.core.state.serial += 1
+            core.state = pend.snapshot.clone()
+            core.state.serial += 1
             # a play or free action starting from the settled table may share that table
             # as its window's (`Core.table_before_action`); a Surprise answering a paused
             # run starts from a table that run still changes
-            self.core._origin = (self.core.state, pend.snapshot) if pend.event.verb in ("play", "use", "random") else None
-            self.core.decisions.answers = pend.answers
-            self.core.decisions.next_answer = 0
-            self.core._defer = 0
-            self.core._checking = False
-            self.core.log.entries = []
-            self.core._said_tie = frozenset()
-            self.core._said_stall = set()
-            self.core.windows.resume = pend.resume
-            self.core.windows.resumed = None
-            self.core.windows.event_turn = pend.start_turn
-            self.core.decisions.peeked = False
+            core._origin = (core.state, pend.snapshot) if pend.event.verb in ("play", "use", "random") else None
+            core.decisions.answers = pend.answers
+            core.decisions.next_answer = 0
+            core._defer = 0
+            core._checking = False
+            core.log.entries = []
+            core._said_tie = frozenset()
+            core._said_stall = set()
+            core.windows.resume = pend.resume
+            core.windows.resumed = None
+            core.windows.event_turn = pend.start_turn
+            core.decisions.peeked = False
             run, args = Continuation(self._carry_out), (pend.event,)
-            self.core.decisions.cont = run
+            core.decisions.cont = run
         try:
             out = run.resume() if args is None else run.start(*args)
-            if not isinstance(out, Pause) and self.core.decisions.next_answer < len(self.core.decisions.answers):
-                left = [a.value for a in self.core.decisions.answers[self.core.decisions.next_answer:]]
-                self.core.state = pend.snapshot
+            if not isinstance(out, Pause) and core.decisions.next_answer < len(core.decisions.answers):
+                left = [a.value for a in core.decisions.answers[core.decisions.next_answer:]]
+                core.state = pend.snapshot
                 self.pending = None
                 raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}", "leftover")
         except NeedDecision as need:          # asked where a run cannot pause: it ended there
             out = Pause(need.decision)
         except GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
-            st = self.core.state
+            st = core.state
             for c in list(st.resolving):      # (with the cards lying under them, if any)
                 if st.under.get(c):
                     st.move_run(list(st.under[c]), st.pile(c), st.discard, top=True)
             st.move_run(list(st.resolving), st.resolving, st.discard, top=True)
             out = None
         except Rejected as rej:
-            self.core.state = pend.snapshot
+            core.state = pend.snapshot
             self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
             return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites, "refusal")], reason=rej.reason, ruling=rej.ruling,
                               decision=pend.resume.decision if pend.resume else None)
         except BadAnswer as bad:
-            self.core.state = pend.snapshot
+            core.state = pend.snapshot
             self.pending = pend.resume
             if not bad.forbidden:
                 raise ScenarioFault(str(bad)) from None
-            return self._refuse_answer(pend, self.core.decisions.next_answer - 1, str(bad))
+            return self._refuse_answer(pend, core.decisions.next_answer - 1, str(bad))
         finally:
-            self.core.decisions.cont = None
+            core.decisions.cont = None
         if isinstance(out, Pause):
             pend.decision = out.question
-            if run.resumable() and not self.core.decisions.peeked:
+            if run.resumable() and not core.decisions.peeked:
                 pend.live = LiveRun(run, self._context(), weakref.ref(pend))
             self.pending = pend
-            entries = self.core.log.entries[pend.shown:]
-            pend.shown = len(self.core.log.entries)
+            entries = core.log.entries[pend.shown:]
+            pend.shown = len(core.log.entries)
             return StepResult(pend.event, "waiting", entries, decision=pend.decision,
-                              turn_over=self.core.turn_over_since(self.core.windows.event_turn))
-        entries = self.core.log.entries[pend.shown:]
+                              turn_over=core.turn_over_since(core.windows.event_turn))
+        entries = core.log.entries[pend.shown:]
         self.pending = None
-        if self.core.windows.resumed is not None:           # a counter-Surprise let a waiting play go on
+        if core.windows.resumed is not None:           # a counter-Surprise let a waiting play go on
             return self._go_on(pend.event, entries)
-        return StepResult(pend.event, "done", entries, turn_over=self.core.turn_over_since(self.core.windows.event_turn))
+        return StepResult(pend.event, "done", entries, turn_over=core.turn_over_since(core.windows.event_turn))
 
     def _carry_out(self, ev: Event) -> None:
         """The body of a run (inside its continuation)."""

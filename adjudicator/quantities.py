@@ -31,6 +31,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 _UNSET = object()
+_NONE: frozenset[int] = frozenset()
 
 # how long a figure is kept (`_kept`)
 RULES, FACE_UP, FROZEN = "rules", "face up", "frozen"
@@ -251,14 +252,13 @@ class Figures:
         (an unseen card revealed), so it is kept until they do."""
         defs = self.core.state.defs
         memo = self._hook_cards
-        if memo[0] is defs and memo[1] == len(defs):
-            cards = memo[2].get(hook)
-            if cards is not None:
-                return cards
-        else:
-            memo = self._hook_cards = (defs, len(defs), {})
-        cards = memo[2][hook] = frozenset(c for c, d in enumerate(defs) if hook in d.impl.overridden)
-        return cards
+        if memo[0] is not defs or memo[1] != len(defs):
+            index: dict[str, set[int]] = {}
+            for c, d in enumerate(defs):
+                for h in d.impl.overridden:
+                    index.setdefault(h, set()).add(c)
+            memo = self._hook_cards = (defs, len(defs), {h: frozenset(cards) for h, cards in index.items()})
+        return memo[2].get(hook, _NONE)
 
     def answering(self, hook: str) -> tuple[int, ...]:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in

@@ -388,7 +388,10 @@ class Core:
         if limit is not None and len(st.hands[player]) > limit:
             duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
         limit = self.keeper_limit(player)
-        count = sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER) if limit is not None else 0
+        front = st.keepers[player]
+        # (fewer cards in front than the Limit: fewer Keepers too, and nothing to count)
+        count = (sum(1 for k in front if st.defs[k].type == KEEPER)
+                 if limit is not None and len(front) >= limit else 0)
         if limit is not None and (st.face_down or st.under) and count >= limit:
             hidden.explain_keeper_count(self, player, limit, count)
         if limit is not None and count > limit:

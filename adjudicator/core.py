@@ -390,7 +390,7 @@ class Core:
         limit = self.keeper_limit(player)
         front = st.keepers[player]
         # (fewer cards in front than the Limit: fewer Keepers too, and nothing to count)
-        count = (sum(1 for k in front if st.defs[k].type == KEEPER)
+        count = (len([k for k in front if st.defs[k].type == KEEPER])
                  if limit is not None and len(front) >= limit else 0)
         if limit is not None and (st.face_down or st.under) and count >= limit:
             hidden.explain_keeper_count(self, player, limit, count)

@@ -67,7 +67,7 @@ class Log:
             return "nothing"
         st = self.core.state
         labels, defs = st.copy_labels, st.defs
-        return ", ".join(labels.get(c) or defs[c].name for c in cards)
+        return ", ".join([labels.get(c) or defs[c].name for c in cards])
 
 
 class TableHolder(Protocol):

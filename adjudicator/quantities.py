@@ -431,7 +431,7 @@ class Figures:
 
     def _limit_bonus(self, player: str) -> int:
         st, e = self.core.state, self.e
-        return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus"))
+        return sum([st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus")])
 
     def agenda_size(self) -> int:
         return self.ruled("agenda") or 1
@@ -448,4 +448,4 @@ class Figures:
         """The Keepers in front of `player`, as a Keeper Limit counts them: face-down ones
         included, the cards under a card not (they count as the card on top)."""
         st = self.core.state
-        return sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER)
+        return len([k for k in st.keepers[player] if st.defs[k].type == KEEPER])

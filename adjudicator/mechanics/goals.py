@@ -206,7 +206,7 @@ class MostKeepersGoal(Mechanic):
     def _sizes(self, e):
         st = e.state
         # (a Keeper lying face down meets no Goal: it is not counted here, though a Keeper Limit counts it)
-        return {p: sum(1 for k in e.showing(p) if st.defs[k].type == KEEPER) for p in st.players
+        return {p: len([k for k in e.showing(p) if st.defs[k].type == KEEPER]) for p in st.players
                 if p not in st.eliminated}
 
     def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:

@@ -571,9 +571,9 @@ class Core:
                 self._said_tie = key
                 self.say(f"{' and '.join(sorted(met))} meet the Goal at the same moment: a tie, so nobody wins "
                          "yet and play goes on.", "rule-tie-game-continues")
-        stalls = self.figures.hook_cards("why_nobody_wins")
         for g in st.goals:
-            why = st.defs[g].impl.why_nobody_wins(self, g) if g in stalls else None
+            impl = st.defs[g].impl
+            why = impl.why_nobody_wins(self, g) if "why_nobody_wins" in impl.overridden else None
             if why and (g, why[0]) not in self._said_stall:
                 self._said_stall.add((g, why[0]))
                 self.say(why[0], *why[1:])

@@ -248,7 +248,7 @@ class Figures:
     def hook_cards(self, hook: str) -> frozenset[int]:
         """Every card of the game, wherever it is, whose mechanic answers `hook`: an
         index to skip asking the cards in play about a question none of this game's
-        cards answers (a card moving, a Goal nobody meets). Card definitions only grow
+        cards answers (a card moving). Card definitions only grow
         (an unseen card revealed), so it is kept until they do."""
         defs = self.core.state.defs
         memo = self._hook_cards

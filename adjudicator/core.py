@@ -372,6 +372,8 @@ class Core:
         has it; when both arrive at once off their turn (`when_played`), in the order
         they choose."""
         duties = self._limit_duties(player, when_played)
+        if not duties:
+            return
         if when_played:
             self.in_order(player, duties)
         else:
@@ -386,7 +388,10 @@ class Core:
         if limit is not None and len(st.hands[player]) > limit:
             duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
         limit = self.keeper_limit(player)
-        count = sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER) if limit is not None else 0
+        front = st.keepers[player]
+        # (fewer cards in front than the Limit: fewer Keepers too, and nothing to count)
+        count = (len([k for k in front if st.defs[k].type == KEEPER])
+                 if limit is not None and len(front) >= limit else 0)
         if limit is not None and (st.face_down or st.under) and count >= limit:
             hidden.explain_keeper_count(self, player, limit, count)
         if limit is not None and count > limit:
@@ -679,7 +684,7 @@ class Core:
         if (st.face_down and move.card in st.face_down and move.src.kind == TABLE and move.dst.kind == TABLE
                 and move.src.player != move.dst.player):
             hidden.face_down_moved(self, move)
-        if move.takes:
+        if move.src.kind == TABLE and move.takes:
             # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
             assert move.src.player is not None and move.dst.player is not None
             self.note_victim(move.src.player, move.dst.player, move.dst.kind == HAND)
@@ -740,9 +745,15 @@ class Core:
         replace it, once per move; a replaced move is shown to the others again."""
         st = self.state
         defs = st.defs
-        rules, front = self.answering("replace_move"), self.answering_in_front("replace_move")
-        own = "replace_move" in defs[move.card].impl.overridden and move.card not in st.face_down
         variant = self.variant if self.variant.replaces_moves else None
+        if not self.figures.hook_cards("replace_move"):       # (no card of this game replaces moves)
+            if variant is None:
+                return move
+            rules: tuple[int, ...] = ()
+            front: tuple[tuple[str, int], ...] = ()
+        else:
+            rules, front = self.answering("replace_move"), self.answering_in_front("replace_move")
+        own = "replace_move" in defs[move.card].impl.overridden and move.card not in st.face_down
         if not rules and not front and not own and variant is None:
             return move
         asked: list[tuple[int, str | None]] = [(r, None) for r in rules] + [(k, p) for p, k in front]

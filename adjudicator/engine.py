@@ -139,9 +139,9 @@ class Engine:
         ended, self._ended_turn = self._ended_turn, None
         if event.verb in ("choose", "random") and not self._random_first_play(event):
             raise ScenarioFault(f"`{event.describe()}` answers nothing: no decision is pending", "unasked")
-        pend = Pending(event, self.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
-                        start_turn=self.state.turn_number)
-        self._reusable = ended if ended is not None and ended.origin is self.state else None
+        pend = Pending(event, self.core.state, [Answer(a, "choose", event.line, event.written) for a in event.answers],
+                        start_turn=self.core.state.turn_number)
+        self._reusable = ended if ended is not None and ended.origin is self.core.state else None
         try:
             return self._run(pend)
         finally:
@@ -160,7 +160,7 @@ class Engine:
         as it was."""
         waiting = self.pending
         assert waiting is not None
-        partial = self.state
+        partial = self.core.state
         answers = [Answer(a, "choose", event.line, event.written) for a in event.answers]
         own = any(w.serial == partial.serial for w in partial.windows)
         self.pending = None
@@ -189,10 +189,10 @@ class Engine:
         needs no decision any more (or cannot be made at all)."""
         resumed, self.core.windows.resumed = self.core.windows.resumed, None
         assert resumed is not None
-        chain = [w for w in self.state.windows if w.kind == "surprise"]     # the counter can still be answered
+        chain = [w for w in self.core.state.windows if w.kind == "surprise"]     # the counter can still be answered
         more = self._run(resumed)
         if more.status != "rejected":
-            self.state.windows = self.state.windows + chain
+            self.core.state.windows = self.core.state.windows + chain
         if more.status == "rejected":
             entries = entries + [Entry(f"`{resumed.event.describe()}` cannot be carried out again on the table as it "
                                        f"now stands, so it does not happen: {more.reason}", more.entries[0].cites)]
@@ -206,7 +206,7 @@ class Engine:
         assert pend is not None and pend.decision is not None and pend.decision.chance
         # a copy of the generator: chance's pick is the answer, and the run goes on with
         # the table's generator where the event had left it
-        pick = self.state.rng.copy().choice(pend.decision.options)
+        pick = self.core.state.rng.copy().choice(pend.decision.options)
         pend.answers.append(Answer(pick, "random"))
         return self._run(pend)
 
@@ -238,76 +238,77 @@ class Engine:
          r._said_stall, r._claim_notes, w.resume, w.resumed, w.event_turn, w.preempted, d.probing, d.peeked) = context
 
     def _run(self, pend: Pending) -> StepResult:
+        core = self.core
         live, pend.live = pend.live, None
-        if (live is not None and live.owner() is pend and live.run.resumable() and live.context[0] is self.state):
+        if (live is not None and live.owner() is pend and live.run.resumable() and live.context[0] is core.state):
             # the event goes on from the decision it paused at (`choose` takes the new answer)
             self._set_context(live.context)
             run, args = live.run, None
-            self.core.decisions.cont = run
+            core.decisions.cont = run
         else:
-            self.core.state = pend.snapshot.clone()
-            self.state.serial += 1
+            core.state = pend.snapshot.clone()
+            core.state.serial += 1
             # a play or free action starting from the settled table may share that table
             # as its window's (`Core.table_before_action`); a Surprise answering a paused
             # run starts from a table that run still changes
-            self.core._origin = (self.state, pend.snapshot) if pend.event.verb in ("play", "use", "random") else None
-            self.core.decisions.answers = pend.answers
-            self.core.decisions.next_answer = 0
-            self.core._defer = 0
-            self.core._checking = False
-            self.core.log.entries = []
-            self.core._said_tie = frozenset()
-            self.core._said_stall = set()
-            self.core.windows.resume = pend.resume
-            self.core.windows.resumed = None
-            self.core.windows.event_turn = pend.start_turn
-            self.core.decisions.peeked = False
+            core._origin = (core.state, pend.snapshot) if pend.event.verb in ("play", "use", "random") else None
+            core.decisions.answers = pend.answers
+            core.decisions.next_answer = 0
+            core._defer = 0
+            core._checking = False
+            core.log.entries = []
+            core._said_tie = frozenset()
+            core._said_stall = set()
+            core.windows.resume = pend.resume
+            core.windows.resumed = None
+            core.windows.event_turn = pend.start_turn
+            core.decisions.peeked = False
             run, args = Continuation(self._carry_out), (pend.event,)
-            self.core.decisions.cont = run
+            core.decisions.cont = run
         try:
             out = run.resume() if args is None else run.start(*args)
-            if not isinstance(out, Pause) and self.core.decisions.next_answer < len(self.core.decisions.answers):
-                left = [a.value for a in self.core.decisions.answers[self.core.decisions.next_answer:]]
-                self.core.state = pend.snapshot
+            if not isinstance(out, Pause) and core.decisions.next_answer < len(core.decisions.answers):
+                left = [a.value for a in core.decisions.answers[core.decisions.next_answer:]]
+                core.state = pend.snapshot
                 self.pending = None
                 raise ScenarioFault(f"answers left over once `{pend.event.describe()}` was done: {left!r}", "leftover")
         except NeedDecision as need:          # asked where a run cannot pause: it ended there
             out = Pause(need.decision)
         except GameEnded:
             # the game is over: whatever was still being resolved goes to the discard pile
-            st = self.state
+            st = core.state
             for c in list(st.resolving):      # (with the cards lying under them, if any)
                 if st.under.get(c):
                     st.move_run(list(st.under[c]), st.pile(c), st.discard, top=True)
             st.move_run(list(st.resolving), st.resolving, st.discard, top=True)
             out = None
         except Rejected as rej:
-            self.core.state = pend.snapshot
+            core.state = pend.snapshot
             self.pending = pend.resume          # a refused Surprise leaves the play it meant to answer waiting
             return StepResult(pend.event, "rejected", [Entry(rej.reason, rej.cites, "refusal")], reason=rej.reason, ruling=rej.ruling,
                               decision=pend.resume.decision if pend.resume else None)
         except BadAnswer as bad:
-            self.core.state = pend.snapshot
+            core.state = pend.snapshot
             self.pending = pend.resume
             if not bad.forbidden:
                 raise ScenarioFault(str(bad)) from None
-            return self._refuse_answer(pend, self.core.decisions.next_answer - 1, str(bad))
+            return self._refuse_answer(pend, core.decisions.next_answer - 1, str(bad))
         finally:
-            self.core.decisions.cont = None
+            core.decisions.cont = None
         if isinstance(out, Pause):
             pend.decision = out.question
-            if run.resumable() and not self.core.decisions.peeked:
+            if run.resumable() and not core.decisions.peeked:
                 pend.live = LiveRun(run, self._context(), weakref.ref(pend))
             self.pending = pend
-            entries = self.core.log.entries[pend.shown:]
-            pend.shown = len(self.core.log.entries)
+            entries = core.log.entries[pend.shown:]
+            pend.shown = len(core.log.entries)
             return StepResult(pend.event, "waiting", entries, decision=pend.decision,
-                              turn_over=self.core.turn_over_since(self.core.windows.event_turn))
-        entries = self.core.log.entries[pend.shown:]
+                              turn_over=core.turn_over_since(core.windows.event_turn))
+        entries = core.log.entries[pend.shown:]
         self.pending = None
-        if self.core.windows.resumed is not None:           # a counter-Surprise let a waiting play go on
+        if core.windows.resumed is not None:           # a counter-Surprise let a waiting play go on
             return self._go_on(pend.event, entries)
-        return StepResult(pend.event, "done", entries, turn_over=self.core.turn_over_since(self.core.windows.event_turn))
+        return StepResult(pend.event, "done", entries, turn_over=core.turn_over_since(core.windows.event_turn))
 
     def _carry_out(self, ev: Event) -> None:
         """The body of a run (inside its continuation)."""
@@ -338,7 +339,7 @@ class Engine:
         return ev.verb == "random" and self.pending is None and self.core.first_play_is_random()
 
     def _dispatch(self, ev: Event) -> None:
-        st = self.state
+        st = self.core.state
         if ev.verb == "deal":
             return self.core._event_deal()
         if ev.verb in ("join", "leave"):
@@ -358,7 +359,7 @@ class Engine:
         a decision is put back, `ev` is judged on a trial end of the turn, and only then
         is the turn ended for good (its decisions asked)."""
         ended = self._reusable
-        if ended is not None and ended.player == player and ended.state.serial == self.state.serial:
+        if ended is not None and ended.player == player and ended.state.serial == self.core.state.serial:
             # the legal-events listing ended this very turn on this very table, asking
             # nobody anything: its table is what ending it again would give
             self._reusable = None
@@ -366,14 +367,14 @@ class Engine:
             self.core.log.entries.extend(ended.entries)
             self.core._said_tie, self.core._said_stall, self.core._claim_notes = ended.said
             return
-        why = f"{self.state.active_player} has no play left, and {player} acts"
+        why = f"{self.core.state.active_player} has no play left, and {player} acts"
         # the table to put back if the turn's end needs a decision: while the run has
         # changed nothing yet (as at the start of a play, where this is called), the
         # step's starting table, which is never changed, copied only if that happens;
         # most turns end asking nobody anything, and so make no copy
         start = self.core._untouched_origin()
-        serial = self.state.serial
-        table = self.state.clone() if start is None else None
+        serial = self.core.state.serial
+        table = self.core.state.clone() if start is None else None
         kept, shown, stalls = self._context(), len(self.core.log.entries), set(self.core._said_stall)
         self.core.decisions.pause_blocked += 1
         try:
@@ -397,7 +398,7 @@ class Engine:
 
     def _game_over_refusal(self, ev: Event) -> Rejected | None:
         """Once the game is over only a Surprise answering the winning play may come."""
-        st = self.state
+        st = self.core.state
         if st.game_over and ev.verb != "surprise":
             who = f"{st.winner} has won" if st.winner else "everyone has lost"
             return Rejected(f"the game is over ({who}); nothing more can be played", "rule-win-instantly-any-turn")
@@ -440,7 +441,7 @@ class Engine:
                     if over is not None:
                         return [over] * len(events)
                     return self._upfront_refusals(player, verb, [ev.card for ev in events])
-            table = self.state
+            table = self.core.state
             out: list[Rejected | None] = []
             for ev in events:
                 self.core.state = table.clone()
@@ -457,18 +458,18 @@ class Engine:
     def _after_turn_end(self, player: str, listing: bool = False) -> Iterator[_TurnEndOutcome | None]:
         """Inside: the table as it would be once the active turn has ended for `player`
         to act, on a copy, choices nobody has scripted yet taken by default. Yields None
-        when the turn ended cleanly (`self.state` is then that copy), else what stopped
+        when the turn ended cleanly (`self.core.state` is then that copy), else what stopped
         it (a refusal, or None for anything else: a decision, the game's end). Everything
         is put back on leaving. For the legal-events `listing`, the trial starts as a
         run of the next event would, and a clean end that took no default answer is
         kept for that event (`_EndedTurn`)."""
         keep = self._context()
-        self.core.state = self.state.clone()
+        self.core.state = self.core.state.clone()
         self.core.log.entries = []
         self.core.decisions.probing = True
         self.core.decisions.defaulted = False
         if listing:
-            self.state.serial += 1
+            self.core.state.serial += 1
             self.core.decisions.answers, self.core.decisions.next_answer, self.core._defer, self.core._checking = [], 0, 0, False
             self.core._said_tie, self.core._said_stall, self.core._claim_notes = frozenset(), set(), []
             self.core.windows.resume = self.core.windows.resumed = self.core.windows.preempted = None
@@ -481,7 +482,7 @@ class Engine:
             except (NeedDecision, BadAnswer, ScenarioFault, GameEnded):
                 stopped = _TurnEndOutcome(None)
             if stopped is None and listing and not self.core.decisions.defaulted and not self.exhaustive:
-                self._ended_turn = _EndedTurn(keep[0], player, self.state, list(self.core.log.entries),
+                self._ended_turn = _EndedTurn(keep[0], player, self.core.state, list(self.core.log.entries),
                                               (self.core._said_tie, set(self.core._said_stall), list(self.core._claim_notes)))
             # (one yield, outside the handlers: a compiled build cannot yield inside one)
             yield stopped
@@ -497,7 +498,7 @@ class Engine:
     def _candidate_groups(self) -> list[tuple[str, str, list[str | None]]]:
         """The candidate events by kind, in the order `candidate_events` lists them: (verb,
         player, the keys of the cards named; [None] for ending the turn)."""
-        st = self.state
+        st = self.core.state
         defs = st.defs
         if self.pending is not None:     # only a Surprise can come before the decision a play's effect waits for
             if self.pending.event.verb not in _ANSWERABLE:
@@ -524,7 +525,7 @@ class Engine:
 
     def try_event(self, event: Event) -> StepResult | None:
         """Run `event` and undo it: the result it would have, or None for a misuse."""
-        saved_state, saved_pending = self.state, self.pending
+        saved_state, saved_pending = self.core.state, self.pending
         if saved_pending is not None:
             # answer a copy: the pending decision keeps its own answers and its paused run
             self.pending = replace(saved_pending, answers=list(saved_pending.answers))
@@ -551,7 +552,7 @@ class Engine:
             return self._legal_events()
 
     def _legal_events(self) -> list[Event]:
-        st = self.state
+        st = self.core.state
         if self.exhaustive or self.pending is not None or st.game_over or self.core._unseen_on_table():
             return [ev for ev in self.candidate_events() if self._accepted_on_trial(ev)]
         active = st.active_player
@@ -579,7 +580,7 @@ class Engine:
         Surprises, the end of the turn and the next player's plays, and without trying
         each in full on a table holding '?', where an effect may still refuse one)."""
         with self.core.table_frozen():
-            player = self.state.active_player
+            player = self.core.state.active_player
             out: list[Event] = []
             for verb, who, keys in self._candidate_groups():
                 if who != player or verb not in ("play", "use") or not keys:
@@ -587,7 +588,7 @@ class Engine:
                 refusals = self._upfront_refusals(player, verb, keys)
                 allowed = [key for key, refusal in zip(keys, refusals) if refusal is None]
                 if verb == "play":
-                    self.core._cleared = (self.state, player, frozenset(allowed))
+                    self.core._cleared = (self.core.state, player, frozenset(allowed))
                 out += [Event(verb, key, by=player) for key in allowed]
             return out
 

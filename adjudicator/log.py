@@ -58,14 +58,16 @@ class Log:
     def name(self, card: int) -> str:
         """A card as the explanation names it ("Unseen Force #2" where the table holds
         more than one copy of it)."""
-        return self.core.state.label(card)
+        st = self.core.state            # (`State.label`, read in place: asked for every card named)
+        return st.copy_labels.get(card) or st.defs[card].name
 
     def names(self, cards: Iterable[int]) -> str:
         cards = list(cards)
         if not cards:
             return "nothing"
-        label = self.core.state.label
-        return ", ".join(label(c) for c in cards)
+        st = self.core.state
+        labels, defs = st.copy_labels, st.defs
+        return ", ".join([labels.get(c) or defs[c].name for c in cards])
 
 
 class TableHolder(Protocol):

@@ -25,8 +25,7 @@ top (`under(card)`): it is not in play, and it travels with that card (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.state import State
@@ -94,9 +93,10 @@ RULES_IN_PLAY = Zone(RULES)
 GOALS_IN_PLAY = Zone(GOALS)
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One card moving from `src` to `dst` (on top of a pile when `top`)."""
+class Move(NamedTuple):
+    """One card moving from `src` to `dst` (on top of a pile when `top`). (A named
+    tuple: as unchangeable as a frozen dataclass, and built in a third of its time;
+    the rules core builds one for every card it moves.)"""
 
     card: int
     src: Zone
@@ -127,9 +127,9 @@ class Move:
         return (self.src.kind == TABLE and self.dst.kind in (HAND, TABLE) and self.dst.player != self.src.player
                 and self.by is not None and self.by != self.src.player and self.cause != EXCHANGE)
 
-    def instead(self, **changes: object) -> Move:
+    def instead(self, **changes: Any) -> Move:
         """The move as a replacement effect makes it happen instead."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return self._replace(**changes)
 
 
 def default_top(dst: Zone) -> bool:

@@ -31,6 +31,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 _UNSET = object()
+_NONE: frozenset[int] = frozenset()
 
 # how long a figure is kept (`_kept`)
 RULES, FACE_UP, FROZEN = "rules", "face up", "frozen"
@@ -46,28 +47,60 @@ def _kept(scope: str) -> Callable[[F], F]:
     kept only while the table is frozen."""
     def decorate(fn: F) -> F:
         name = fn.__name__
+        # (a wrapper per scope, that decides nothing known when the method is decorated:
+        # figures are asked tens of thousands of times a game)
+        if scope is FACE_UP:
+            @wraps(fn)
+            def face_up_figure(self: "Figures", *args: Any) -> Any:
+                st = self.core.state
+                frozen = self._frozen
+                memo: dict[Any, Any] | None
+                if frozen is not None and frozen[0] is st:
+                    memo = frozen[1]
+                else:
+                    memo = st.figures
+                    if memo is None:
+                        memo = self._figures_here()
+                key = (name,) + args if args else name
+                value = memo.get(key, _UNSET)
+                if value is _UNSET:
+                    value = memo[key] = fn(self, *args)
+                return value
+
+            return face_up_figure  # type: ignore[return-value]
+        if scope is RULES:
+            @wraps(fn)
+            def rules_figure(self: "Figures", *args: Any) -> Any:
+                st = self.core.state
+                frozen = self._frozen
+                memo: dict[Any, Any] | None
+                if frozen is not None and frozen[0] is st:
+                    memo = frozen[1]
+                else:
+                    memo = st.rule_figures
+                    if memo is None:
+                        memo = self._rule_figures_here()
+                key = (name,) + args if args else name
+                value = memo.get(key, _UNSET)
+                if value is _UNSET:
+                    value = memo[key] = fn(self, *args)
+                return value
+
+            return rules_figure  # type: ignore[return-value]
 
         @wraps(fn)
-        def figure(self: "Figures", *args: Any) -> Any:
-            st = self.core.state
+        def frozen_figure(self: "Figures", *args: Any) -> Any:
             frozen = self._frozen
-            if frozen is not None and frozen[0] is st:
-                memo = frozen[1]
-            elif scope is FACE_UP:
-                held = st.figures
-                memo = held if held is not None else self._figures_here()
-            elif scope is RULES:
-                held = st.rule_figures
-                memo = held if held is not None else self._rule_figures_here()
-            else:
+            if frozen is None or frozen[0] is not self.core.state:
                 return fn(self, *args)
-            key = (name, *args) if args else name
+            memo = frozen[1]
+            key = (name,) + args if args else name
             value = memo.get(key, _UNSET)
             if value is _UNSET:
                 value = memo[key] = fn(self, *args)
             return value
 
-        return figure  # type: ignore[return-value]
+        return frozen_figure  # type: ignore[return-value]
     return decorate
 
 
@@ -107,6 +140,9 @@ class Figures:
         self.e: Any = hooks_see if hooks_see is not None else core
         self._frozen: tuple[State, dict[Any, Any]] | None = None
         self._face_up_shelf, self._rules_shelf = FigureShelf(2048), FigureShelf(512)
+        # (`hook_cards`: the card definitions it was worked out for, their number, and
+        # the answer per hook)
+        self._hook_cards: tuple[list[Any] | None, int, dict[str, frozenset[int]]] = (None, 0, {})
 
     @property
     def state(self) -> State:
@@ -209,6 +245,21 @@ class Figures:
         cards = st.rules + st.meta_rules
         return cards + [st.basic] if st.basic is not None else cards
 
+    def hook_cards(self, hook: str) -> frozenset[int]:
+        """Every card of the game, wherever it is, whose mechanic answers `hook`: an
+        index to skip asking the cards in play about a question none of this game's
+        cards answers (a card moving). Card definitions only grow
+        (an unseen card revealed), so it is kept until they do."""
+        defs = self.core.state.defs
+        memo = self._hook_cards
+        if memo[0] is not defs or memo[1] != len(defs):
+            index: dict[str, set[int]] = {}
+            for c, d in enumerate(defs):
+                for h in d.impl.overridden:
+                    index.setdefault(h, set()).add(c)
+            memo = self._hook_cards = (defs, len(defs), {h: frozenset(cards) for h, cards in index.items()})
+        return memo[2].get(hook, _NONE)
+
     def answering(self, hook: str) -> tuple[int, ...]:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
         the order `rule_cards` gives: the only ones the engine asks."""
@@ -220,7 +271,10 @@ class Figures:
     def answering_in_front(self, hook: str) -> tuple[tuple[str, int], ...]:
         """(player, card) for each card in front of a player whose mechanic answers
         `hook`, players in seat order from the one after the active player."""
-        return self._front_hooks().get(hook, ())
+        # asked on every move and checkpoint: read straight from the figures the table holds
+        held = self.core.state.figures
+        hooks = held.get("_front_hooks") if held is not None else None
+        return (hooks if hooks is not None else self._front_hooks()).get(hook, ())
 
     @_per_rules
     def _rule_hooks(self) -> dict[str, tuple[int, ...]]:
@@ -377,7 +431,7 @@ class Figures:
 
     def _limit_bonus(self, player: str) -> int:
         st, e = self.core.state, self.e
-        return sum(st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus"))
+        return sum([st.defs[k].impl.limit_bonus(e, k, player) for k in self.powered(player, "limit_bonus")])
 
     def agenda_size(self) -> int:
         return self.ruled("agenda") or 1
@@ -394,4 +448,4 @@ class Figures:
         """The Keepers in front of `player`, as a Keeper Limit counts them: face-down ones
         included, the cards under a card not (they count as the card on top)."""
         st = self.core.state
-        return sum(1 for k in st.keepers[player] if st.defs[k].type == KEEPER)
+        return len([k for k in st.keepers[player] if st.defs[k].type == KEEPER])

@@ -86,6 +86,9 @@ class KeeperGoal(Mechanic):
         nobody may have is on the table (each Goal keeps all its conditions, whatever
         the other Goals in play ask for), or a Creeper it does not name blocks them (a
         Goal that needs one Creeper excuses that Creeper only)."""
+        p_ = e.state.defs[card].params
+        if not p_["nobody_has"] and not p_["needs_creepers"]:
+            return None         # (most Goals: neither can happen, and this is asked at every checkpoint)
         return self._barred(e, card) or self._other_creeper(e, card)
 
     def _barred(self, e, card):
@@ -203,7 +206,7 @@ class MostKeepersGoal(Mechanic):
     def _sizes(self, e):
         st = e.state
         # (a Keeper lying face down meets no Goal: it is not counted here, though a Keeper Limit counts it)
-        return {p: sum(1 for k in e.showing(p) if st.defs[k].type == KEEPER) for p in st.players
+        return {p: len([k for k in e.showing(p) if st.defs[k].type == KEEPER]) for p in st.players
                 if p not in st.eliminated}
 
     def win_cites(self, e: RulesCore, card: int) -> tuple[str, ...]:

@@ -198,7 +198,11 @@ class KeeperBonus(Mechanic):
     def _on(self, e, card):
         st = e.state
         want = st.defs[card].params["keeper"]
-        return any(st.defs[k].name == want for p in st.players for k in e.showing(p))
+        for p in st.players:
+            for k in e.showing(p):
+                if st.defs[k].name == want:
+                    return True
+        return False
 
     def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         _joins_bonuses(e, card)

@@ -633,10 +633,18 @@ _ALIASES_LINE = re.compile(r"^aliases\s*:", re.M)
 def citable_ids() -> set[str]:
     """Every built-in id a scenario may cite: the records' ids and their aliases. A
     record's file is named by its id (validation checks it), so only the files that
-    declare aliases are parsed; a corpus already loaded is used as it is."""
+    declare aliases are parsed, once a process; a corpus already loaded is used as it is."""
     if load_corpus.cache_info().currsize:
         corpus = load_corpus()
         return {*corpus.ids(), *corpus.aliases}
+    return set(_citable_from_files())
+
+
+@functools.lru_cache(maxsize=1)
+def _citable_from_files() -> frozenset[str]:
+    """`citable_ids` read from the record files (the built-in records do not change
+    while a process runs: `check DIR` asked for them once per id cited, re-reading
+    every record each time, 13 s for the library)."""
     out: set[str] = set()
     for entry in _data_folder().iterdir():
         if not entry.name.endswith(".yaml"):
@@ -653,7 +661,7 @@ def citable_ids() -> set[str]:
                 continue  # a broken record is reported by the corpus check, not here
             if isinstance(aliases, list):
                 out.update(a for a in aliases if isinstance(a, str))
-    return out
+    return frozenset(out)
 
 
 def one_line(rid: str) -> str:

@@ -32,7 +32,7 @@ from adjudicator.history import PLAY, SURPRISE as SURPRISE_PLAYED, USE
 from adjudicator.loops import EffectLoop
 from adjudicator.movement import (
     DISCARD_PILE, DRAW, EFFECT, FINISH, GOALS_IN_PLAY, HAND, IN_FLIGHT, LIMIT, META_RULES, RULE, RULES, RULES_IN_PLAY,
-    SETUP, TABLE, TEMP_HAND, TURN, Move, Zone, default_top, hand, table, zone_list, zone_of,
+    PILES, SETUP, TABLE, TEMP_HAND, TURN, Move, Zone, hand, table, zone_list, zone_of,
 )
 from adjudicator.mechanics.base import (
     ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
@@ -670,24 +670,29 @@ class Core:
         """Move `card` (from `src`, found when not given) to `dst` for the rules, as
         the cards in force let it happen (`replaced`); returns the move made."""
         st = self.state
-        move = Move(card, src if src is not None else zone_of(st, card), dst, by, cause,
-                    default_top(dst) if top is None else top)
-        move = self.replaced(move)
-        if st.lasting and move.dst != move.src and hidden.shielded(self, move):
-            return move.instead(dst=move.src)           # (a player out of reach: it does not happen)
+        if src is None:
+            src = zone_of(st, card)
+        move = Move(card, src, dst, by, cause, dst.kind in PILES if top is None else top)
+        # (the cards are asked only in a game where one of them, or the variant, replaces moves: see `replaced`)
+        if self.variant.replaces_moves or self.figures.hook_cards("replace_move"):
+            move = self._replace(move)
+            src, dst = move.src, move.dst
+        if st.lasting and dst != src and hidden.shielded(self, move):
+            return move.instead(dst=src)           # (a player out of reach: it does not happen)
+        kind = src.kind
         riders = ([c for c, k in st.attachments.items() if k == move.card]
-                  if st.attachments and move.src.kind == TABLE and move.dst != move.src else [])
-        if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
+                  if st.attachments and kind == TABLE and dst != src else [])
+        if (kind == RULES or kind == META_RULES) and dst.kind not in (RULES, META_RULES):
             self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
             self._carry(move)
-        if (st.face_down and move.card in st.face_down and move.src.kind == TABLE and move.dst.kind == TABLE
-                and move.src.player != move.dst.player):
-            hidden.face_down_moved(self, move)
-        if move.src.kind == TABLE and move.takes:
-            # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
-            assert move.src.player is not None and move.dst.player is not None
-            self.note_victim(move.src.player, move.dst.player, move.dst.kind == HAND)
+        if kind == TABLE:
+            if st.face_down and move.card in st.face_down and dst.kind == TABLE and src.player != dst.player:
+                hidden.face_down_moved(self, move)
+            if move.takes:
+                # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
+                assert src.player is not None and dst.player is not None
+                self.note_victim(src.player, dst.player, dst.kind == HAND)
         if riders:
             self._riders_go_along(move, riders)
         return move
@@ -743,12 +748,16 @@ class Core:
         whose mechanic answers `replace_move` (rules, then cards in front of players,
         then the moving card itself wherever it is, then the game's variant) may
         replace it, once per move; a replaced move is shown to the others again."""
+        if not self.variant.replaces_moves and not self.figures.hook_cards("replace_move"):
+            return move                                 # (no card of this game replaces moves)
+        return self._replace(move)
+
+    def _replace(self, move: Move) -> Move:
+        """`replaced`, in a game where a card or the variant can replace moves."""
         st = self.state
         defs = st.defs
         variant = self.variant if self.variant.replaces_moves else None
-        if not self.figures.hook_cards("replace_move"):       # (no card of this game replaces moves)
-            if variant is None:
-                return move
+        if not self.figures.hook_cards("replace_move"):
             rules: tuple[int, ...] = ()
             front: tuple[tuple[str, int], ...] = ()
         else:

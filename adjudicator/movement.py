@@ -132,10 +132,6 @@ class Move(NamedTuple):
         return self._replace(**changes)
 
 
-def default_top(dst: Zone) -> bool:
-    return dst.kind in PILES
-
-
 def zone_list(st: State, zone: Zone) -> list[int]:
     """The list of card ids that `zone` is on the table `st`."""
     kind = zone.kind

@@ -38,6 +38,7 @@ DRAW_PILE, DISCARD, RESOLVING, REMOVED = "draw_pile", "discard", "resolving", "r
 RULES_PILE, RULES_DISCARD, SCORED = "rules_pile", "rules_discard", "scored"
 UNDER = "under"          # the cards lying under a card (Zone.card names the card on top)
 SHARED_ZONES = (RULES, META_RULES, GOALS, DRAW_PILE, DISCARD, RESOLVING, REMOVED, RULES_PILE, RULES_DISCARD, SCORED)
+_SHARED = frozenset(SHARED_ZONES)
 IN_PLAY = frozenset({TABLE, RULES, META_RULES, GOALS})
 # piles are listed top first: a card put on one goes on top unless told otherwise
 PILES = frozenset({DRAW_PILE, DISCARD, RULES_PILE, RULES_DISCARD, SCORED})
@@ -139,14 +140,16 @@ def zone_list(st: State, zone: Zone) -> list[int]:
         return st.hands[zone.player]        # type: ignore[index]
     if kind == TABLE:
         return st.keepers[zone.player]      # type: ignore[index]
+    if kind in _SHARED:
+        zone_cards: list[int] = getattr(st, kind)
+        return zone_cards
     if kind == TEMP_HAND:
         if zone.frame is not None:
             return st.temp_hands[zone.frame].cards
         return next(t for t in reversed(st.temp_hands) if t.owner == zone.player).cards
     if kind == UNDER:
         return st.pile(zone.card)           # type: ignore[arg-type]
-    zone_cards: list[int] = getattr(st, kind)
-    return zone_cards
+    raise ValueError(f"engine error: no zone of kind {kind!r}")
 
 
 def zone_of(st: State, card: int) -> Zone:

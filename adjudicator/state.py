@@ -457,17 +457,13 @@ class State:
             self._facing_moves(card, dst)
         if src is self.rules or dst is self.rules or src is self.meta_rules or dst is self.meta_rules:
             self.figures = self.rule_figures = None
-        elif self.figures is not None and self._in_front(src, dst):
-            self.figures = None
-
-    def _in_front(self, src: list[int], dst: list[int]) -> bool:
-        """Whether `src` or `dst` is a player's table, which the figures kept for the
-        face-up table read (`Quantities.face_up`) as they read the rules. A card moving
-        between hands and piles leaves every kept figure as it was."""
-        for zone in self.keepers.values():
-            if zone is src or zone is dst:
-                return True
-        return False
+        elif self.figures is not None:
+            # the face-up figures read the players' tables as they read the rules; a card
+            # moving between hands and piles leaves every kept figure as it was
+            for zone in self.keepers.values():
+                if zone is src or zone is dst:
+                    self.figures = None
+                    break
 
     def _close_empty_pile(self, zone: list[int]) -> None:
         """A pile under a card that has just given up its last card is gone."""

@@ -128,6 +128,9 @@ class Core:
         self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
         self._systems: tuple[list[CardDef], int, bool, tuple[System, ...]] | None = None
         self._unseen_known: tuple[list[CardDef], int, bool] | None = None
+        # (the card definitions, their number, and whether a card of them replaces moves:
+        # `transfer` asks at every move, and definitions only grow)
+        self._movers: tuple[list[CardDef] | None, int, bool] = (None, 0, False)
         # (the run under way and the table it started from, set by the driver for a play or
         # a free action started from a settled table: see `table_before_action`)
         self._origin: tuple[State, State] | None = None
@@ -674,7 +677,10 @@ class Core:
             src = zone_of(st, card)
         move = Move(card, src, dst, by, cause, dst.kind in PILES if top is None else top)
         # (the cards are asked only in a game where one of them, or the variant, replaces moves: see `replaced`)
-        if self.variant.replaces_moves or self.figures.hook_cards("replace_move"):
+        defs, movers = st.defs, self._movers
+        if movers[0] is not defs or movers[1] != len(defs):
+            movers = self._movers = (defs, len(defs), bool(self.figures.hook_cards("replace_move")))
+        if movers[2] or self.variant.replaces_moves:
             move = self._replace(move)
             src, dst = move.src, move.dst
         if st.lasting and dst != src and hidden.shielded(self, move):
@@ -1224,15 +1230,26 @@ class Core:
         reach that may be used is the one, else the first copy's refusal is given."""
         st = self.state
         defs, key = st.defs, d.key
-        reach = [c for zone in (st.rules, st.meta_rules, st.keepers[player]) for c in zone if defs[c].key == key]
+        zones = (st.rules, st.meta_rules, st.keepers[player])
         if copy is not None:
+            reach = [c for zone in zones for c in zone if defs[c].key == key]
             wanted = st.copy_of(key, copy)
             if wanted not in reach:
                 return None, Rejected(f"{d.name} #{copy} is not in play for {player}"
                                       + (f" (the copies in reach: {self.names(reach)})" if reach else ""),
                                       "rule-keepers-in-play-for-goals-powers", ("rule-in-play-definition",))
-            reach = [wanted]
-        if not reach:
+            return self._copy_use_refusal(player, d, wanted)
+        # (asked for every free action the listing offers: the copies are judged as they are
+        # found, and the first one that may be used ends the search)
+        first: tuple[int | None, Rejected | None] | None = None
+        for zone in zones:
+            for card in zone:
+                if defs[card].key == key:
+                    judged = self._copy_use_refusal(player, d, card)
+                    if judged[1] is None:
+                        return judged
+                    first = first or judged
+        if first is None:
             holders = [p for p in st.players if p != player and any(defs[c].key == key for c in st.keepers[p])]
             if holders:
                 # (a card that changed hands took the cards lying under it along: they are out of reach too)
@@ -1246,13 +1263,6 @@ class Core:
             return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
                                   "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
                                   ("rule-in-play-definition",))
-        first: tuple[int | None, Rejected | None] | None = None
-        for card in reach:
-            judged = self._copy_use_refusal(player, d, card)
-            if judged[1] is None:
-                return judged
-            first = first or judged
-        assert first is not None
         return first
 
     def _copy_use_refusal(self, player: str, d: CardDef, card: int) -> tuple[int | None, Rejected | None]:

@@ -451,8 +451,9 @@ class Core:
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
                                  f"discard {n}", list(hand), count=n, cites=(*cites, "limit-discard-choice"),
                                  fate=("is discarded", "stays in hand"))
+            held = Zone(HAND, player)
             for c in picked:
-                self.discard(c, player, cause=LIMIT, src=Zone(HAND, player))
+                self.discard(c, player, cause=LIMIT, src=held)
             self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", "hand-limit-is-cap",
                      *(("out-of-turn-activity",) if when_played else ()))

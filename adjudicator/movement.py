@@ -25,6 +25,7 @@ top (`under(card)`): it is not in play, and it travels with that card (see
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,10 +72,14 @@ class Zone(NamedTuple):
         return f"{self.player}.{self.kind}" if self.player is not None else self.kind
 
 
+# (a player's hand and table are named on most moves: the same unchangeable Zone is
+# handed out again for the same player)
+@lru_cache(maxsize=256)
 def hand(player: str) -> Zone:
     return Zone(HAND, player)
 
 
+@lru_cache(maxsize=256)
 def table(player: str) -> Zone:
     """The Keepers and Creepers in front of `player`."""
     return Zone(TABLE, player)

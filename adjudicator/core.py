@@ -391,13 +391,14 @@ class Core:
         if limit is not None and len(st.hands[player]) > limit:
             duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
         limit = self.keeper_limit(player)
+        if limit is None:
+            return duties
         front = st.keepers[player]
         # (fewer cards in front than the Limit: fewer Keepers too, and nothing to count)
-        count = (len([k for k in front if st.defs[k].type == KEEPER])
-                 if limit is not None and len(front) >= limit else 0)
-        if limit is not None and (st.face_down or st.under) and count >= limit:
+        count = len([k for k in front if st.defs[k].type == KEEPER]) if len(front) >= limit else 0
+        if (st.face_down or st.under) and count >= limit:
             hidden.explain_keeper_count(self, player, limit, count)
-        if limit is not None and count > limit:
+        if count > limit:
             duties.append((self._limit_name("keeper_limit"), lambda: self._meet_keeper_limit(player, when_played)))
         return duties
 

@@ -254,7 +254,7 @@ class State:
     def _share_into(self, c: "State") -> None:
         """Give `c` every field of this table, the very same objects."""
         if _INSTANCE_DICT:
-            c.__dict__.update(self.__dict__)
+            c.__dict__ = self.__dict__.copy()      # (one copy of the whole dict: cheaper than filling an empty one)
             return
         c.defs = self.defs
         c.players = self.players

@@ -32,7 +32,7 @@ from adjudicator.history import PLAY, SURPRISE as SURPRISE_PLAYED, USE
 from adjudicator.loops import EffectLoop
 from adjudicator.movement import (
     DISCARD_PILE, DRAW, EFFECT, FINISH, GOALS_IN_PLAY, HAND, IN_FLIGHT, LIMIT, META_RULES, RULE, RULES, RULES_IN_PLAY,
-    SETUP, TABLE, TEMP_HAND, TURN, Move, Zone, default_top, hand, table, zone_list, zone_of,
+    PILES, SETUP, TABLE, TEMP_HAND, TURN, Move, Zone, hand, table, zone_list, zone_of,
 )
 from adjudicator.mechanics.base import (
     ACTION, BASIC, CREEPER, DANGER, GOAL, KEEPER, META_RULE, RULE, SECRET, SURPRISE, UNGOAL, UNKNOWN,
@@ -128,6 +128,9 @@ class Core:
         self._revealed: dict[tuple[int, str], int] = {}   # (unseen copy, card key) -> its revealed copy
         self._systems: tuple[list[CardDef], int, bool, tuple[System, ...]] | None = None
         self._unseen_known: tuple[list[CardDef], int, bool] | None = None
+        # (the card definitions, their number, and whether a card of them replaces moves:
+        # `transfer` asks at every move, and definitions only grow)
+        self._movers: tuple[list[CardDef] | None, int, bool] = (None, 0, False)
         # (the run under way and the table it started from, set by the driver for a play or
         # a free action started from a settled table: see `table_before_action`)
         self._origin: tuple[State, State] | None = None
@@ -388,13 +391,14 @@ class Core:
         if limit is not None and len(st.hands[player]) > limit:
             duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
         limit = self.keeper_limit(player)
+        if limit is None:
+            return duties
         front = st.keepers[player]
         # (fewer cards in front than the Limit: fewer Keepers too, and nothing to count)
-        count = (len([k for k in front if st.defs[k].type == KEEPER])
-                 if limit is not None and len(front) >= limit else 0)
-        if limit is not None and (st.face_down or st.under) and count >= limit:
+        count = len([k for k in front if st.defs[k].type == KEEPER]) if len(front) >= limit else 0
+        if (st.face_down or st.under) and count >= limit:
             hidden.explain_keeper_count(self, player, limit, count)
-        if limit is not None and count > limit:
+        if count > limit:
             duties.append((self._limit_name("keeper_limit"), lambda: self._meet_keeper_limit(player, when_played)))
         return duties
 
@@ -448,8 +452,9 @@ class Core:
             picked = self.choose("discard", player, f"{player} holds {len(hand)} cards over a Hand Limit of {limit}: "
                                  f"discard {n}", list(hand), count=n, cites=(*cites, "limit-discard-choice"),
                                  fate=("is discarded", "stays in hand"))
+            held = Zone(HAND, player)
             for c in picked:
-                self.discard(c, player, cause=LIMIT, src=Zone(HAND, player))
+                self.discard(c, player, cause=LIMIT, src=held)
             self.say(f"{player} is over the Hand Limit of {limit} and discards {self.names(picked)}.",
                      *cites, "limit-discard-choice", "hand-limit-is-cap",
                      *(("out-of-turn-activity",) if when_played else ()))
@@ -670,24 +675,32 @@ class Core:
         """Move `card` (from `src`, found when not given) to `dst` for the rules, as
         the cards in force let it happen (`replaced`); returns the move made."""
         st = self.state
-        move = Move(card, src if src is not None else zone_of(st, card), dst, by, cause,
-                    default_top(dst) if top is None else top)
-        move = self.replaced(move)
-        if st.lasting and move.dst != move.src and hidden.shielded(self, move):
-            return move.instead(dst=move.src)           # (a player out of reach: it does not happen)
+        if src is None:
+            src = zone_of(st, card)
+        move = Move(card, src, dst, by, cause, dst.kind in PILES if top is None else top)
+        # (the cards are asked only in a game where one of them, or the variant, replaces moves: see `replaced`)
+        defs, movers = st.defs, self._movers
+        if movers[0] is not defs or movers[1] != len(defs):
+            movers = self._movers = (defs, len(defs), bool(self.figures.hook_cards("replace_move")))
+        if movers[2] or self.variant.replaces_moves:
+            move = self._replace(move)
+            src, dst = move.src, move.dst
+        if st.lasting and dst != src and hidden.shielded(self, move):
+            return move.instead(dst=src)           # (a player out of reach: it does not happen)
+        kind = src.kind
         riders = ([c for c, k in st.attachments.items() if k == move.card]
-                  if st.attachments and move.src.kind == TABLE and move.dst != move.src else [])
-        if move.src.kind in (RULES, META_RULES) and move.dst.kind not in (RULES, META_RULES):
+                  if st.attachments and kind == TABLE and dst != src else [])
+        if (kind == RULES or kind == META_RULES) and dst.kind not in (RULES, META_RULES):
             self._rule_leaves(move.card, by or st.active_player, lift=True, to=move)
         else:
             self._carry(move)
-        if (st.face_down and move.card in st.face_down and move.src.kind == TABLE and move.dst.kind == TABLE
-                and move.src.player != move.dst.player):
-            hidden.face_down_moved(self, move)
-        if move.src.kind == TABLE and move.takes:
-            # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
-            assert move.src.player is not None and move.dst.player is not None
-            self.note_victim(move.src.player, move.dst.player, move.dst.kind == HAND)
+        if kind == TABLE:
+            if st.face_down and move.card in st.face_down and dst.kind == TABLE and src.player != dst.player:
+                hidden.face_down_moved(self, move)
+            if move.takes:
+                # a taking, by whatever card: what answers a taking answers it (It's A Trap!)
+                assert src.player is not None and dst.player is not None
+                self.note_victim(src.player, dst.player, dst.kind == HAND)
         if riders:
             self._riders_go_along(move, riders)
         return move
@@ -743,12 +756,16 @@ class Core:
         whose mechanic answers `replace_move` (rules, then cards in front of players,
         then the moving card itself wherever it is, then the game's variant) may
         replace it, once per move; a replaced move is shown to the others again."""
+        if not self.variant.replaces_moves and not self.figures.hook_cards("replace_move"):
+            return move                                 # (no card of this game replaces moves)
+        return self._replace(move)
+
+    def _replace(self, move: Move) -> Move:
+        """`replaced`, in a game where a card or the variant can replace moves."""
         st = self.state
         defs = st.defs
         variant = self.variant if self.variant.replaces_moves else None
-        if not self.figures.hook_cards("replace_move"):       # (no card of this game replaces moves)
-            if variant is None:
-                return move
+        if not self.figures.hook_cards("replace_move"):
             rules: tuple[int, ...] = ()
             front: tuple[tuple[str, int], ...] = ()
         else:
@@ -1215,15 +1232,26 @@ class Core:
         reach that may be used is the one, else the first copy's refusal is given."""
         st = self.state
         defs, key = st.defs, d.key
-        reach = [c for zone in (st.rules, st.meta_rules, st.keepers[player]) for c in zone if defs[c].key == key]
+        zones = (st.rules, st.meta_rules, st.keepers[player])
         if copy is not None:
+            reach = [c for zone in zones for c in zone if defs[c].key == key]
             wanted = st.copy_of(key, copy)
             if wanted not in reach:
                 return None, Rejected(f"{d.name} #{copy} is not in play for {player}"
                                       + (f" (the copies in reach: {self.names(reach)})" if reach else ""),
                                       "rule-keepers-in-play-for-goals-powers", ("rule-in-play-definition",))
-            reach = [wanted]
-        if not reach:
+            return self._copy_use_refusal(player, d, wanted)
+        # (asked for every free action the listing offers: the copies are judged as they are
+        # found, and the first one that may be used ends the search)
+        first: tuple[int | None, Rejected | None] | None = None
+        for zone in zones:
+            for card in zone:
+                if defs[card].key == key:
+                    judged = self._copy_use_refusal(player, d, card)
+                    if judged[1] is None:
+                        return judged
+                    first = first or judged
+        if first is None:
             holders = [p for p in st.players if p != player and any(defs[c].key == key for c in st.keepers[p])]
             if holders:
                 # (a card that changed hands took the cards lying under it along: they are out of reach too)
@@ -1237,13 +1265,6 @@ class Core:
             return None, Rejected(f"{d.name} is not in play for {player}: a free action comes from a rule in play or "
                                   "a Keeper or Creeper in front of you", "rule-keepers-in-play-for-goals-powers",
                                   ("rule-in-play-definition",))
-        first: tuple[int | None, Rejected | None] | None = None
-        for card in reach:
-            judged = self._copy_use_refusal(player, d, card)
-            if judged[1] is None:
-                return judged
-            first = first or judged
-        assert first is not None
         return first
 
     def _copy_use_refusal(self, player: str, d: CardDef, card: int) -> tuple[int | None, Rejected | None]:

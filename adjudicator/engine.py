@@ -598,18 +598,19 @@ class Engine:
         on the table as it stands, or None. Plays are judged together (`_play_refusals`:
         what does not depend on the card is worked out once)."""
         self.core.decisions.pause_blocked += 1
+        named = cast("list[str]", keys)     # (plays and free actions always name a card; ending the turn, none)
         try:
-            if verb == "play":      # (plays and free actions always name a card; ending the turn, none)
+            if verb == "play":
                 try:
-                    return self.core._play_refusals(player, [self.cat.get(cast(str, key)) for key in keys])
+                    return self.core._play_refusals(player, [self.cat.get(key) for key in named])
                 except Rejected as refusal:
                     return [refusal] * len(keys)
                 except NeedDecision:
                     return [None] * len(keys)
             out: list[Rejected | None] = []
-            for key in keys:
+            for key in named:
                 try:
-                    out.append(self.core._use_refusal(player, self.cat.get(cast(str, key)))[1] if verb == "use"
+                    out.append(self.core._use_refusal(player, self.cat.get(key))[1] if verb == "use"
                                else self.core._end_turn_refusal(player))
                 except Rejected as refusal:
                     out.append(refusal)

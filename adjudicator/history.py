@@ -7,17 +7,18 @@ another reads exactly as that card does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 PLAY, USE, SURPRISE = "play", "use", "surprise"
 KINDS = (PLAY, USE, SURPRISE)
 KEPT = 60          # entries kept: enough for any window still open
 
 
-@dataclass(frozen=True, slots=True)
-class Happened:
+class Happened(NamedTuple):
     """One game action: `kind` (play, use, surprise), the card's catalogue key and
-    printed name, the player who made it, and the step (`State.serial`)."""
+    printed name, the player who made it, and the step (`State.serial`). (A named
+    tuple, as unchangeable as a frozen dataclass and built faster: one is built for
+    every card played or free action used.)"""
 
     kind: str
     card: str

@@ -53,7 +53,8 @@ class Log:
     def say(self, text: str, *cites: str, kind: str = "") -> None:
         """One line of the explanation. `kind` marks a line that decides an outcome
         ("win", "turn_end"), so that a verdict can put it first."""
-        self.entries.append(Entry(text, tuple(filter(None, cites)), kind))
+        # (most lines cite no empty slot: their cites are kept as given)
+        self.entries.append(Entry(text, cites if all(cites) else tuple(filter(None, cites)), kind))
 
     def name(self, card: int) -> str:
         """A card as the explanation names it ("Unseen Force #2" where the table holds

@@ -25,6 +25,7 @@ top (`under(card)`): it is not in play, and it travels with that card (see
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,6 +39,7 @@ DRAW_PILE, DISCARD, RESOLVING, REMOVED = "draw_pile", "discard", "resolving", "r
 RULES_PILE, RULES_DISCARD, SCORED = "rules_pile", "rules_discard", "scored"
 UNDER = "under"          # the cards lying under a card (Zone.card names the card on top)
 SHARED_ZONES = (RULES, META_RULES, GOALS, DRAW_PILE, DISCARD, RESOLVING, REMOVED, RULES_PILE, RULES_DISCARD, SCORED)
+_SHARED = frozenset(SHARED_ZONES)
 IN_PLAY = frozenset({TABLE, RULES, META_RULES, GOALS})
 # piles are listed top first: a card put on one goes on top unless told otherwise
 PILES = frozenset({DRAW_PILE, DISCARD, RULES_PILE, RULES_DISCARD, SCORED})
@@ -70,10 +72,14 @@ class Zone(NamedTuple):
         return f"{self.player}.{self.kind}" if self.player is not None else self.kind
 
 
+# (a player's hand and table are named on most moves: the same unchangeable Zone is
+# handed out again for the same player)
+@lru_cache(maxsize=256)
 def hand(player: str) -> Zone:
     return Zone(HAND, player)
 
 
+@lru_cache(maxsize=256)
 def table(player: str) -> Zone:
     """The Keepers and Creepers in front of `player`."""
     return Zone(TABLE, player)
@@ -132,10 +138,6 @@ class Move(NamedTuple):
         return self._replace(**changes)
 
 
-def default_top(dst: Zone) -> bool:
-    return dst.kind in PILES
-
-
 def zone_list(st: State, zone: Zone) -> list[int]:
     """The list of card ids that `zone` is on the table `st`."""
     kind = zone.kind
@@ -143,14 +145,16 @@ def zone_list(st: State, zone: Zone) -> list[int]:
         return st.hands[zone.player]        # type: ignore[index]
     if kind == TABLE:
         return st.keepers[zone.player]      # type: ignore[index]
+    if kind in _SHARED:
+        zone_cards: list[int] = getattr(st, kind)
+        return zone_cards
     if kind == TEMP_HAND:
         if zone.frame is not None:
             return st.temp_hands[zone.frame].cards
         return next(t for t in reversed(st.temp_hands) if t.owner == zone.player).cards
     if kind == UNDER:
         return st.pile(zone.card)           # type: ignore[arg-type]
-    zone_cards: list[int] = getattr(st, kind)
-    return zone_cards
+    raise ValueError(f"engine error: no zone of kind {kind!r}")
 
 
 def zone_of(st: State, card: int) -> Zone:

@@ -130,6 +130,8 @@ def split_copy(text: str) -> tuple[str, int | None]:
     >>> split_copy("Unseen Force #2"), split_copy("Milk"), split_copy("Milk #0")
     (('Unseen Force', 2), ('Milk', None), ('Milk', 0))
     """
+    if "#" not in text:          # (most names: no copy named, and no pattern to run)
+        return text, None
     m = COPY_MARK.match(text.strip())
     if not m or len(m.group(2)) > 4:
         return text, None

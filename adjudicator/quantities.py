@@ -251,14 +251,16 @@ class Figures:
         cards answers (a card moving). Card definitions only grow
         (an unseen card revealed), so it is kept until they do."""
         defs = self.core.state.defs
-        memo = self._hook_cards
-        if memo[0] is not defs or memo[1] != len(defs):
-            index: dict[str, set[int]] = {}
-            for c, d in enumerate(defs):
-                for h in d.impl.overridden:
-                    index.setdefault(h, set()).add(c)
-            memo = self._hook_cards = (defs, len(defs), {h: frozenset(cards) for h, cards in index.items()})
-        return memo[2].get(hook, _NONE)
+        known, size, index = self._hook_cards
+        if known is defs and size == len(defs):
+            return index.get(hook, _NONE)
+        found: dict[str, set[int]] = {}
+        for c, d in enumerate(defs):
+            for h in d.impl.overridden:
+                found.setdefault(h, set()).add(c)
+        index = {h: frozenset(cards) for h, cards in found.items()}
+        self._hook_cards = (defs, len(defs), index)
+        return index.get(hook, _NONE)
 
     def answering(self, hook: str) -> tuple[int, ...]:
         """The rules in force whose mechanic answers `hook` (`Mechanic.overridden`), in
@@ -346,8 +348,8 @@ class Figures:
         whose mechanic answers that question)."""
         st, e = self.core.state, self.e
         defs = st.defs
-        return [k for k in self.showing(player) if (hook is None or hook in defs[k].impl.overridden)
-                and defs[k].impl.power_active(e, k)]
+        front = self.showing(player) if st.face_down else st.keepers[player]     # (asked often: `showing` at once)
+        return [k for k in front if (hook is None or hook in defs[k].impl.overridden) and defs[k].impl.power_active(e, k)]
 
     def _bonus(self, hook: str, player: str) -> int:
         """The sum of a bonus hook over the rules in force and `player`'s powered cards."""

@@ -216,43 +216,45 @@ class State:
     # missed, and that a copy shares no container).
     def clone(self) -> "State":
         """A copy to change freely: every zone and list copied, the card definitions
-        (`defs`, which only grow) and immutable facts shared."""
+        (`defs`, which only grow) and immutable facts shared. (Each list and dict copied
+        by its own `copy`, and an empty zone of many copied as a new empty one: the
+        cheapest copies in CPython, and a table is copied for most events.)"""
         c = State.__new__(State)
         self._share_into(c)
-        c.players = list(self.players)
-        c.hands = {p: list(cards) for p, cards in self.hands.items()}
-        c.keepers = {p: list(cards) for p, cards in self.keepers.items()}
-        c.rules = list(self.rules)
-        c.meta_rules = list(self.meta_rules)
-        c.goals = list(self.goals)
-        c.draw_pile = list(self.draw_pile)
-        c.discard = list(self.discard)
-        c.removed = list(self.removed)
-        c.rules_pile = list(self.rules_pile)
-        c.rules_discard = list(self.rules_discard)
-        c.scored = list(self.scored)
-        c.resolving = list(self.resolving)
-        c.temp_hands = [t.copy() for t in self.temp_hands]
-        c.eliminated = list(self.eliminated)
-        c.attachments = dict(self.attachments)
-        c.waiting = {p: list(v) for p, v in self.waiting.items()}
-        c.knocked_in = dict(self.knocked_in)
-        c.secrets = dict(self.secrets)
-        c.under = {top: list(pile) for top, pile in self.under.items()}
-        c.free_used = list(self.free_used)
-        c.held_at_start = list(self.held_at_start)
-        c.claims = list(self.claims)
-        c.extra_turn_cards = list(self.extra_turn_cards)
-        c.windows = list(self.windows)
-        c.history = list(self.history)
-        c.reshuffle_order = list(self.reshuffle_order)
+        c.players = self.players.copy()
+        c.hands = {p: cards.copy() for p, cards in self.hands.items()}
+        c.keepers = {p: cards.copy() for p, cards in self.keepers.items()}
+        c.rules = self.rules.copy()
+        c.meta_rules = self.meta_rules.copy()
+        c.goals = self.goals.copy()
+        c.draw_pile = self.draw_pile.copy()
+        c.discard = self.discard.copy()
+        c.removed = self.removed.copy()
+        c.rules_pile = self.rules_pile.copy()
+        c.rules_discard = self.rules_discard.copy()
+        c.scored = self.scored.copy()
+        c.resolving = self.resolving.copy()
+        c.temp_hands = [t.copy() for t in self.temp_hands] if self.temp_hands else []
+        c.eliminated = self.eliminated.copy()
+        c.attachments = self.attachments.copy()
+        c.waiting = {p: v.copy() for p, v in self.waiting.items()} if self.waiting else {}
+        c.knocked_in = self.knocked_in.copy()
+        c.secrets = self.secrets.copy()
+        c.under = {top: pile.copy() for top, pile in self.under.items()} if self.under else {}
+        c.free_used = self.free_used.copy()
+        c.held_at_start = self.held_at_start.copy()
+        c.claims = self.claims.copy()
+        c.extra_turn_cards = self.extra_turn_cards.copy()
+        c.windows = self.windows.copy()
+        c.history = self.history.copy()
+        c.reshuffle_order = self.reshuffle_order.copy()
         c.rng = self.rng.copy()
         return c
 
     def _share_into(self, c: "State") -> None:
         """Give `c` every field of this table, the very same objects."""
         if _INSTANCE_DICT:
-            c.__dict__.update(self.__dict__)
+            c.__dict__ = self.__dict__.copy()      # (one copy of the whole dict: cheaper than filling an empty one)
             return
         c.defs = self.defs
         c.players = self.players
@@ -457,17 +459,13 @@ class State:
             self._facing_moves(card, dst)
         if src is self.rules or dst is self.rules or src is self.meta_rules or dst is self.meta_rules:
             self.figures = self.rule_figures = None
-        elif self.figures is not None and self._in_front(src, dst):
-            self.figures = None
-
-    def _in_front(self, src: list[int], dst: list[int]) -> bool:
-        """Whether `src` or `dst` is a player's table, which the figures kept for the
-        face-up table read (`Quantities.face_up`) as they read the rules. A card moving
-        between hands and piles leaves every kept figure as it was."""
-        for zone in self.keepers.values():
-            if zone is src or zone is dst:
-                return True
-        return False
+        elif self.figures is not None:
+            # the face-up figures read the players' tables as they read the rules; a card
+            # moving between hands and piles leaves every kept figure as it was
+            for zone in self.keepers.values():
+                if zone is src or zone is dst:
+                    self.figures = None
+                    break
 
     def _close_empty_pile(self, zone: list[int]) -> None:
         """A pile under a card that has just given up its last card is gone."""

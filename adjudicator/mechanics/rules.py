@@ -196,13 +196,9 @@ class KeeperBonus(Mechanic):
     rulings = ("play-all-plus-bonus", "play-all-but-1-plus-bonus", "extra-draw-play-not-tied")
 
     def _on(self, e, card):
-        st = e.state
-        want = st.defs[card].params["keeper"]
-        for p in st.players:
-            for k in e.showing(p):
-                if st.defs[k].name == want:
-                    return True
-        return False
+        want = e.state.defs[card].params["keeper"]
+        # (the names in front of each player, as the Goals read them: a figure kept per table)
+        return any([want in held for held in e.holdings().values()])
 
     def on_enter(self, e: RulesCore, card: int, by: str) -> None:
         _joins_bonuses(e, card)

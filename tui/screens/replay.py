@@ -23,9 +23,9 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from adjudicator.questions import plain_question
 from tui import variations
 from tui.app import judge_app
-from adjudicator.questions import plain_question
 from tui.lines import MenuItem, diff_tables, event_label, fault_advice, menu, parse_typed, run_line, typed_hint
 from tui.messages import SessionReplaced, SessionSaved
 from tui.screens.scenario_screen import ScenarioScreen

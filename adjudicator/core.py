@@ -377,19 +377,20 @@ class Core:
         duties = self._limit_duties(player, when_played)
         if not duties:
             return
-        if when_played:
-            self.in_order(player, duties)
+        if when_played and len(duties) > 1:
+            self.in_order(player, self._limits_named(duties))
         else:
             for _, carry_out in duties:
                 carry_out()
 
     def _limit_duties(self, player: str, when_played: bool) -> list[tuple[str, Callable[[], None]]]:
-        """The Limits `player` is over, each as (the rule's name, meeting it)."""
+        """The Limits `player` is over, each as (its hook, meeting it). The rule's name,
+        which only a choice of order shows, is looked up then (`_limits_named`)."""
         st = self.state
         duties: list[tuple[str, Callable[[], None]]] = []
         limit = self.hand_limit(player)
         if limit is not None and len(st.hands[player]) > limit:
-            duties.append((self._limit_name("hand_limit"), lambda: self._meet_hand_limit(player, when_played)))
+            duties.append(("hand_limit", lambda: self._meet_hand_limit(player, when_played)))
         limit = self.keeper_limit(player)
         if limit is None:
             return duties
@@ -399,8 +400,12 @@ class Core:
         if (st.face_down or st.under) and count >= limit:
             hidden.explain_keeper_count(self, player, limit, count)
         if count > limit:
-            duties.append((self._limit_name("keeper_limit"), lambda: self._meet_keeper_limit(player, when_played)))
+            duties.append(("keeper_limit", lambda: self._meet_keeper_limit(player, when_played)))
         return duties
+
+    def _limits_named(self, duties: list[tuple[str, Callable[[], None]]]) -> list[tuple[str, Callable[[], None]]]:
+        """`_limit_duties` with each hook replaced by the name of the Limit in force."""
+        return [(self._limit_name(hook), carry_out) for hook, carry_out in duties]
 
     def _limit_name(self, hook: str) -> str:
         rule = next((r for r in self.answering(hook) if getattr(self.state.defs[r].impl, hook)(self, r) is not None),
@@ -1583,6 +1588,7 @@ class Core:
                if holder == player and defs[k].impl.turn_end_duty]
         limits = self._limit_duties(player, False)
         if own:
+            limits = self._limits_named(limits)
             self.in_order(player, limits + own, "cute-fuzzy-alien-pass-or-limit-first",
                           kept=tuple(label for label, _ in limits))
         else:

@@ -11,6 +11,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.mechanics.api import RulesCore
 
 
+def kept_from_out_of_reach(e: RulesCore, card: int, holder: str, to: str, what: str) -> bool:
+    """`card` would pass from `holder` to `to` because `what` happened: when `to` is out
+    of reach, say so and return True (the card stays where it is)."""
+    why = e.out_of_reach(to, holder)
+    if not why:
+        return False
+    e.say(f"{what}, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing may be given to them, "
+          f"so {e.name(card)} stays with {holder}; our material does not say whether it would pass on to someone "
+          "else.", "in-my-bunk-shields-all-assets")
+    return True
+
+
 @register
 class Unknown(Mechanic):
     name = "unknown"
@@ -127,11 +139,7 @@ class MovesOnGoalChange(BlockingCreeper):
                    if st.players[(seat - i) % n] not in st.eliminated), None)
         if to is None or to == owner:
             return
-        why = e.out_of_reach(to, owner)
-        if why:
-            e.say(f"The Goal changed, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing may be "
-                  f"given to them, so {e.name(card)} stays with {owner}; our material does not say whether it would "
-                  "pass on to someone else.", "in-my-bunk-shields-all-assets")
+        if kept_from_out_of_reach(e, card, owner, to, "The Goal changed"):
             return
         e.move_to(card, to)
         e.say(f"The Goal changed, so {e.name(card)} moves from {owner} to {to} (against turn order).",

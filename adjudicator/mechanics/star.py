@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from adjudicator.mechanics.base import (
     ACTION, CREEPER, DANGER, GOAL, KEEPER, SURPRISE, UNKNOWN, Mechanic, Param, register,
 )
-from adjudicator.mechanics.keepers import BlockingCreeper
+from adjudicator.mechanics.keepers import BlockingCreeper, kept_from_out_of_reach
 from adjudicator.movement import DISCARD_PILE, DRAW, FINISH, HAND, IN_FLIGHT, TABLE as TABLE_ZONE, TURN, Zone, hand, table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,11 +111,7 @@ class PassesAtTurnEnd(Mechanic):
         if len(order) < 2:
             return
         to = order[1]
-        why = e.out_of_reach(to, holder)
-        if why:
-            e.say(f"{holder}'s turn ended, but {to} is out of reach ({e.names(why)}) until {to}'s next turn: nothing "
-                  f"may be given to them, so {e.name(card)} stays with {holder}; our material does not say whether it "
-                  "would pass on to someone else.", "in-my-bunk-shields-all-assets")
+        if kept_from_out_of_reach(e, card, holder, to, f"{holder}'s turn ended"):
             return
         riders = _attached_to(e, card)
         e.transfer(card, table(to), src=table(holder), cause=TURN)     # (what is attached goes along)

@@ -598,9 +598,9 @@ class Engine:
         on the table as it stands, or None. Plays are judged together (`_play_refusals`:
         what does not depend on the card is worked out once)."""
         self.core.decisions.pause_blocked += 1
-        named = cast("list[str]", keys)     # (plays and free actions always name a card; ending the turn, none)
         try:
             if verb == "play":
+                named = cast("list[str]", keys)     # (a play always names its card)
                 try:
                     return self.core._play_refusals(player, [self.cat.get(key) for key in named])
                 except Rejected as refusal:
@@ -608,10 +608,10 @@ class Engine:
                 except NeedDecision:
                     return [None] * len(keys)
             out: list[Rejected | None] = []
-            for key in named:
+            for key in keys:        # (a free action names its card; ending the turn names none)
                 try:
-                    out.append(self.core._use_refusal(player, self.cat.get(key))[1] if verb == "use"
-                               else self.core._end_turn_refusal(player))
+                    out.append(self.core._end_turn_refusal(player) if key is None
+                               else self.core._use_refusal(player, self.cat.get(key))[1])
                 except Rejected as refusal:
                     out.append(refusal)
                 except NeedDecision:

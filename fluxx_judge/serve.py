@@ -104,7 +104,7 @@ def urls_to_show(host: str, port: int, token: str) -> list[str]:
     names = [socket.gethostname()]
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-        names += sorted({i[4][0] for i in infos if not i[4][0].startswith("127.")})
+        names += sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
     except OSError:
         pass
     return [f"http://{n}:{port}/?token={token}" for n in names] + [f"http://localhost:{port}/?token={token}"]

@@ -166,7 +166,7 @@ class BulkWriter(SegmentWriter):
                 fw.start_term(term.encode("utf-8") if isinstance(term, str) else term)
                 ids, wvs = terms[term]
                 lens = [lengths.get(d, 0) for d in ids]
-                pw = getattr(fw, "_postwriter", None)
+                pw: Any = getattr(fw, "_postwriter", None)
                 if type(pw) is W3PostingsWriter and not pw._byteids:
                     _add_blocks(pw, ids, wvs, lens)
                 else:  # another codec: one posting at a time

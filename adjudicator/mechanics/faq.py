@@ -78,9 +78,7 @@ class OpaqueRule(Mechanic):
     coexists = {"concept:temporary_hand": "gowi-inside-temp-hand"}
     summary = "named in the FAQ; its text is not in our material"
 
-    @property
-    def free_action(self):
-        return True
+    free_action = True
 
     def cannot_use(self, e: RulesCore, card: int, player: str) -> tuple[str, str | None] | None:
         d = e.state.defs[card]

@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml  # the shared checklist is plain YAML
 
 from fluxx_judge.cli import _scenario_files, builtin_scenarios_dir
 from adjudicator.replay import replay_file
-from tests.conftest import SHARED
+from tests.conftest import SHARED, safe_yaml
 
 FILES = _scenario_files([builtin_scenarios_dir()])[0]
 
@@ -174,7 +173,7 @@ def test_every_expressible_mechanical_ruling_is_demonstrated():
     path = SHARED / "spec" / "seed-rulings.yaml"
     if not path.exists():
         pytest.skip("../shared/spec/seed-rulings.yaml is not beside the checkout")
-    rulings = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rulings = safe_yaml(path.read_text(encoding="utf-8"))
     cited = _passing_cites()
     missing = []
     for r in rulings:

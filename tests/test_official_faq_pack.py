@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from rulings import corpus
+from tests.conftest import safe_yaml
 
 PACK = Path(__file__).resolve().parents[1].parent / "shared" / "official-faq" / "rulings.yaml"
 FIRST_SHARE = 60  # entries 1-60 (file order) are corpus-a's, the rest corpus-b's
@@ -23,7 +23,7 @@ FIRST_SHARE = 60  # entries 1-60 (file order) are corpus-a's, the rest corpus-b'
 def pack() -> list[dict]:
     if not PACK.is_file():
         pytest.skip("../shared/official-faq/rulings.yaml is not beside the checkout")
-    entries = yaml.safe_load(PACK.read_text(encoding="utf-8"))
+    entries = safe_yaml(PACK.read_text(encoding="utf-8"))
     assert isinstance(entries, list) and entries, "the pack holds a list of entries"
     return entries
 
@@ -130,7 +130,7 @@ def test_relevance_phrasings_name_rulings_and_cover_the_share(pack):
     built_in = corpus.load_corpus()
     counts: dict[str, int] = {}
     for path in sorted(RELEVANCE.glob("*.yaml")):
-        cases = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cases = safe_yaml(path.read_text(encoding="utf-8"))
         assert isinstance(cases, list), path.name
         for n, case in enumerate(cases, 1):
             # known_miss: an entry test_relevance.py runs as an expected failure

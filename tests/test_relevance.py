@@ -21,9 +21,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import yaml
 
 from rulings import corpus, search
+from tests.conftest import safe_yaml
 
 FOLDER = Path(__file__).parent / "data" / "relevance"
 # floors, set from the measured figure (879 questions, with the records mined from the
@@ -38,7 +38,7 @@ def _load() -> list[tuple[str, str, str | None, str]]:
     """(question, ruling id, known-miss reason or None, where) for every entry."""
     out = []
     for path in sorted(FOLDER.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        data = safe_yaml(path.read_text(encoding="utf-8")) or []
         if not isinstance(data, list):
             raise ValueError(f"{path.name}: must hold a YAML list of {{q: ..., ruling: ID}}")
         for n, entry in enumerate(data, 1):

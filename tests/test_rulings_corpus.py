@@ -9,11 +9,11 @@ from pathlib import Path
 import re
 
 import pytest
-import yaml
 
 from rulings import corpus
 from rulings.corpus import (SEED_CHECKLIST, UnknownRuling, load_corpus, resolve_cards,
                             scenarios_citing, sentences, validate)
+from tests.conftest import safe_yaml
 
 REPO = Path(__file__).resolve().parent.parent
 _DATA = REPO / "rulings" / "data"
@@ -35,7 +35,7 @@ def test_ids_match_the_seed_checklist_exactly():
     if not SEED_CHECKLIST.is_file():
         pytest.skip("../shared/spec/seed-rulings.yaml is not beside the checkout, "
                     "so the ids cannot be compared with the checklist")
-    items = yaml.safe_load(SEED_CHECKLIST.read_text(encoding="utf-8"))
+    items = safe_yaml(SEED_CHECKLIST.read_text(encoding="utf-8"))
     checklist = [item["id"] for item in items]
     assert len(checklist) == len(set(checklist)) == 136
     # every seed id keeps its record; rulings found since (issue 11) are records of their own

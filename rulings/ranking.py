@@ -271,20 +271,20 @@ def _whoosh_bm25(reader, searcher, docnum: int, fieldname: str, text: str, tf: i
 
 def _near(toks: list[str], seq: tuple[str, ...], slop: int) -> bool:
     """True when the stems of `seq` occur in order, each within `slop` words of the last."""
-    first = seq[0]
-    for i, st in enumerate(toks):
-        if st != first:
-            continue
-        pos, ok = i, True
+    first, i = seq[0], -1
+    while True:
+        try:                    # (list.index: each start is found at C speed; most texts have none)
+            i = toks.index(first, i + 1)
+        except ValueError:
+            return False
+        pos = i
         for nxt in seq[1:]:
             window = toks[pos + 1: pos + 2 + slop]
             if nxt not in window:
-                ok = False
                 break
             pos = pos + 1 + window.index(nxt)
-        if ok:
+        else:
             return True
-    return False
 
 
 def _tokens(cache: dict | None, docnum: int, fieldname: str, text: str) -> list[str]:

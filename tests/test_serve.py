@@ -193,7 +193,8 @@ def test_the_app_in_a_real_browser(tmp_path):
                     time.sleep(0.1)
                 if page.evaluate("() => !window.__fluxxTerminal"):
                     raise AssertionError("the page never made its xterm Terminal: textual-serve's page has changed")
-                raise AssertionError(f"the browser never showed {texts!r}; it showed:\n{shown!r}\n"
+                size = page.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
+                raise AssertionError(f"the browser never showed {texts!r}; its terminal of {size} showed:\n{shown!r}\n"
                                      f"the server said:\n{''.join(s.lines)[-3000:]}")
 
             wait_for("F4 Rulings", "Search the rulings")          # the app opens on the Rulings screen

@@ -1352,7 +1352,8 @@ class Core:
         if duty:
             return Rejected(duty, "turn-ending-cards-list")
         if self.plays_left() > 0:
-            limited = self.hand_limit() is not None and self.play_quota(player)[0] == "all_but"
+            # (the play quota first: it is known already, and Play All But is rarely in play)
+            limited = self.play_quota(player)[0] == "all_but" and self.hand_limit() is not None
             return Rejected(f"{player} still owes {self.plays_left_label()} play(s) and has cards to play them with; "
                             "cards cannot simply be kept or thrown away"
                             + (f" ({self._own_turn_hand_limit(player)})" if limited else ""), "rule-no-voluntary-discard",

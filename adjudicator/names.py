@@ -91,6 +91,12 @@ def _script(ch: str) -> str | None:
 
 def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> str | None:
     """Why `name` cannot be used as a name, or None when it is fine."""
+    if len(name) <= 64 and limit == MAX_NAME_CHARS:     # card and player names: asked at every table read
+        return _known_name_problem(name)
+    return _name_problem(name, limit)
+
+
+def _name_problem(name: str, limit: int = MAX_NAME_CHARS) -> str | None:
     if len(name) > limit:
         return f"the name is {len(name):,} characters long; names are at most {limit}"
     for i, ch in enumerate(name, 1):
@@ -110,6 +116,9 @@ def name_problem(name: str, limit: int = MAX_NAME_CHARS) -> str | None:
         return (f"the name mixes {a.title()} and {b.title()} letters (from character {at}), so it can look like "
                 "a different name; write it in one script")
     return None
+
+
+_known_name_problem = functools.lru_cache(maxsize=4096)(_name_problem)
 
 
 def skeleton(name: str) -> str:

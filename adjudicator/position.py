@@ -171,7 +171,10 @@ def split_entry(text: str) -> tuple[str, int, str | None]:
     >>> split_entry("Milk x0")[2]
     'Milk x0: the number of copies must be from 1 to 500'
     """
-    m = COPIES.match(text.strip())
+    entry = text.strip()
+    if not entry[-1:].isdecimal():      # (most entries: no count, and no pattern to run; `\d` is a decimal digit)
+        return text, 1, None
+    m = COPIES.match(entry)
     if not m:
         return text, 1, None
     name, digits = m.group(1), m.group(2)

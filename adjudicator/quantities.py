@@ -53,14 +53,9 @@ def _kept(scope: str) -> Callable[[F], F]:
             @wraps(fn)
             def face_up_figure(self: "Figures", *args: Any) -> Any:
                 st = self.core.state
-                frozen = self._frozen
-                memo: dict[Any, Any] | None
-                if frozen is not None and frozen[0] is st:
-                    memo = frozen[1]
-                else:
-                    memo = st.figures
-                    if memo is None:
-                        memo = self._figures_here()
+                memo = st.figures
+                if memo is None:
+                    memo = self._figures_here()
                 key = (name,) + args if args else name
                 value = memo.get(key, _UNSET)
                 if value is _UNSET:
@@ -72,14 +67,9 @@ def _kept(scope: str) -> Callable[[F], F]:
             @wraps(fn)
             def rules_figure(self: "Figures", *args: Any) -> Any:
                 st = self.core.state
-                frozen = self._frozen
-                memo: dict[Any, Any] | None
-                if frozen is not None and frozen[0] is st:
-                    memo = frozen[1]
-                else:
-                    memo = st.rule_figures
-                    if memo is None:
-                        memo = self._rule_figures_here()
+                memo = st.rule_figures
+                if memo is None:
+                    memo = self._rule_figures_here()
                 key = (name,) + args if args else name
                 value = memo.get(key, _UNSET)
                 if value is _UNSET:
@@ -194,7 +184,9 @@ class Figures:
             yield
             return
         outer = self._frozen
-        self._frozen = (self.core.state, dict(self._figures_here()))
+        # (the figures kept per face-up table or per set of rules stay on the table's own
+        # memos, frozen or not: what a listing works out serves the event after it)
+        self._frozen = (self.core.state, {})
         try:
             yield
         finally:

@@ -12,9 +12,14 @@ reports, for each engine:
   listing anything: the work `plays_per_s` and `turns_per_s` time);
 - `selfplay`: the instructions to play the games with the legal events listed at
   every step (the work `turns_with_legal_per_s` times);
+- `dealing`: the instructions to deal the games' tables (reading the scenario, setting
+  up the engine), which neither of the two above counts;
 
 each as the difference between two processes that do the same set-up, so that start-up
-and dealing cancel out. The benchmark file itself is run as a script from each
+and dealing cancel out. (Every mode deals the tables the recorded games are submitted
+to again, `record` as well as `replay`; `deal` deals them too, and the tables the games
+are recorded on, which `record` deals as it plays: until 2026-11-26 it did not, and
+`selfplay` counted the dealing of six tables besides the play.) The benchmark file itself is run as a script from each
 checkout with that checkout's code first on the path, so both engines are measured by
 the very same code; it uses only the engine's public surface, which the engine before
 v2 (commit 9bef4f9) already had. A checkout is run once untimed first, so that caches
@@ -67,8 +72,11 @@ def _worker(mode: str, games: int) -> None:
 
     record(0)                                   # one-time imports, as in every mode
     seeds = range(1, games + 1)
-    if mode == "deal":
-        for seed in seeds:
+    if mode in ("bare", "deal"):
+        if mode == "deal":                      # the tables `record` plays on, dealt alike
+            for seed in seeds:
+                selfplay.new_game(2, "base", seed)
+        for seed in seeds:                      # the tables every other mode deals to replay on
             selfplay.new_game(2, "base", seed)
         return
     seqs = [record(seed) for seed in seeds]
@@ -98,17 +106,19 @@ def _count(checkout: Path, mode: str, games: int) -> tuple[int, str]:
 
 def measure(checkout: Path, games: int) -> dict[str, int]:
     _count(checkout, "deal", 1)                 # untimed: builds the user caches for this checkout
+    bare, _ = _count(checkout, "bare", games)
     deal, _ = _count(checkout, "deal", games)
     play, printed = _count(checkout, "record", games)
     replay, _ = _count(checkout, "replay", games)
-    return {"steps": replay - play, "selfplay": play - deal, "events": json.loads(printed.splitlines()[-1])["events"]}
+    return {"steps": replay - play, "selfplay": play - deal, "dealing": deal - bare,
+            "events": json.loads(printed.splitlines()[-1])["events"]}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.instructions", description=__doc__.split("\n\n")[0])
     ap.add_argument("--old", type=Path, help="a checkout of the older engine (a git worktree)")
     ap.add_argument("--games", type=int, default=6)
-    ap.add_argument("--worker", choices=("deal", "record", "replay"), help=argparse.SUPPRESS)
+    ap.add_argument("--worker", choices=("bare", "deal", "record", "replay"), help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.worker:
@@ -121,14 +131,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     old, new = measure(args.old.resolve(), args.games), measure(REPO, args.games)
     result = {"games": args.games, "old": old, "new": new,
-              "ratio": {k: round(old[k] / new[k], 2) for k in ("steps", "selfplay")}}
+              "ratio": {k: round(old[k] / new[k], 2) for k in ("steps", "selfplay", "dealing")}}
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"{args.games} games, 2 players, 5.0 deck; events: old {old['events']}, new {new['events']}"
           + (" (the same games)" if old["events"] == new["events"] else ""))
     print(f"{'instructions':34} {'old':>15} {'new':>15} {'old/new':>8}")
-    for key, label in (("steps", "accepted events only"), ("selfplay", "with the legal events listed")):
+    for key, label in (("steps", "accepted events only"), ("selfplay", "with the legal events listed"),
+                       ("dealing", f"dealing the {args.games} tables")):
         print(f"{label:34} {old[key]:>15,} {new[key]:>15,} {result['ratio'][key]:>7.2f}x")
     return 0
 

@@ -87,6 +87,7 @@ def test_the_cases_are_sound():
     assert not thin, f"rulings with fewer than {MIN_PER_RECORD} player questions: {thin}"
 
 
+@pytest.mark.slow(5)     # every question searched: computing all the way, started among the long tests that wait
 def test_the_figure(record_property):
     """How many rulings come back first and in the top three; printed after the run
     (reported as a property, so it reaches the summary from a parallel worker too).

@@ -121,7 +121,9 @@ class AppSlots:
 
 def app_argv(root: Path, browser: str) -> list[str]:
     """The command that runs one tab's app: this Python's served app (fluxx_judge/served_app.py)."""
-    return [sys.executable, "-m", "fluxx_judge.served_app", "--root", str(root), "--browser", browser]
+    # (joined with '=': a browser id is random URL-safe text, and one in 64 begins with '-',
+    # which argparse would take for an option of its own: that tab's app would not start)
+    return [sys.executable, "-m", "fluxx_judge.served_app", f"--root={root}", f"--browser={browser}"]
 
 
 def app_environment(width: int, height: int) -> dict[str, str]:

@@ -13,12 +13,17 @@ from __future__ import annotations
 import argparse
 
 
+def parser() -> argparse.ArgumentParser:
+    """The served app's command line (`fluxx_judge.serve_tabs.app_argv` writes it)."""
+    out = argparse.ArgumentParser(prog="python -m fluxx_judge.served_app",
+                                  description="The app for one browser tab of `fluxx-judge serve`.")
+    out.add_argument("--root", required=True, help="the one folder the app opens and saves in")
+    out.add_argument("--browser", required=True, help="the id of the browser the tab belongs to")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fluxx_judge.served_app",
-                                     description="The app for one browser tab of `fluxx-judge serve`.")
-    parser.add_argument("--root", required=True, help="the one folder the app opens and saves in")
-    parser.add_argument("--browser", required=True, help="the id of the browser the tab belongs to")
-    args = parser.parse_args(argv)
+    args = parser().parse_args(argv)
     from tui.app import run_served_app
 
     return run_served_app(args.root, args.browser)

@@ -210,6 +210,22 @@ def test_sizes_and_messages_from_a_browser():
         assert read_message(bad) is None, bad[:20]
 
 
+@pytest.mark.parametrize("browser", ["-Ab3_x", "--help", "plain-id_09"])
+def test_every_browser_id_reaches_the_tabs_app(tmp_path, browser):
+    """A browser id is random URL-safe text, and one in 64 begins with '-': the command
+    that starts its tab's app still gives the app that id and folder (an id read as an
+    option left that tab's app exiting at once, status 2, and the page blank)."""
+    import sys
+
+    from fluxx_judge import served_app
+    from fluxx_judge.serve_tabs import app_argv
+
+    argv = app_argv(tmp_path, browser)
+    assert argv[:3] == [sys.executable, "-m", "fluxx_judge.served_app"]
+    args = served_app.parser().parse_args(argv[3:])
+    assert (args.root, args.browser) == (str(tmp_path), browser)
+
+
 def test_what_the_server_says_for_every_interface():
     from fluxx_judge.serve import ServeConfig, reach_lines
 

@@ -45,7 +45,7 @@ $(STAMP): pyproject.toml uv.lock $(LOCK)
 # uv itself, pinned, beside the venv (fetched again only when its version changes)
 uv:
 	@test -x $(UV) && $(UV) --version | grep -qF ' $(UV_VERSION)' || \
-	 $(PYTHON) -m pip install $(PIP_QUIET) --root-user-action=ignore --upgrade --target $(VENV)/uv uv==$(UV_VERSION)
+	 $(PYTHON) -m pip install $(PIP_QUIET) --root-user-action=ignore --upgrade --no-deps --no-compile --target $(VENV)/uv uv==$(UV_VERSION)
 
 # Refresh the lock on purpose: the newest releases that pyproject.toml allows, pinned.
 # Commit uv.lock and requirements.lock together, after `make test` passes on them.

@@ -40,10 +40,12 @@ class Decisions:
 
     def choose(self, kind: str, by: str, prompt: str, options: list[Any], *,
                count: int | None = None, minimum: int | None = None, chance: bool = False,
-               cites: tuple[str, ...] = (), fate: tuple[str, str] | None = None) -> Any:
+               cites: tuple[str, ...] = (), fate: tuple[str, str] | None = None,
+               recipients: tuple[str, ...] = ()) -> Any:
         """Ask for a decision. Card options are copy ids; the answer comes back in the
         same terms (a copy id, a list of them, a player name, True/False, a number, or
-        for `deal` a mapping of player -> list of copy ids)."""
+        for `deal` a mapping of player -> list of copy ids, to the `recipients` when the
+        effect names who may be given cards)."""
         is_card = kind in ("discard", "discard_keepers", "card", "cards") or (chance and options and isinstance(options[0], int))
         names = [self.core.name(o) for o in options] if is_card else [str(o) for o in options]   # ("Milk #2")
         if kind in ("discard", "discard_keepers") and count is not None and count >= len(options):
@@ -54,7 +56,8 @@ class Decisions:
             return options[0]
         decision = Decision(kind, by, prompt, list(options), count=count,
                             minimum=count if minimum is None and count is not None and kind != "cards" else (minimum or 0),
-                            chance=chance, option_names=names, cites=tuple(cites), fate=fate or _FATES.get(kind))
+                            chance=chance, option_names=names, cites=tuple(cites), fate=fate or _FATES.get(kind),
+                            recipients=tuple(recipients))
         answer = self._take_answer(decision)
         while answer is None:
             if self.probing:

@@ -52,7 +52,7 @@ class _Say(Protocol):
 class _Choose(Protocol):
     def __call__(self, kind: str, by: str, prompt: str, options: list[Any], *, count: int | None = None,
                  minimum: int | None = None, chance: bool = False, cites: tuple[str, ...] = (),
-                 fate: tuple[str, str] | None = None) -> Any: ...
+                 fate: tuple[str, str] | None = None, recipients: tuple[str, ...] = ()) -> Any: ...
 
 
 class _SeatOrder(Protocol):

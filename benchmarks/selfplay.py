@@ -87,6 +87,8 @@ def random_answer(engine, rng: random.Random) -> Any:
         return [next(fixed) if o in kept else o for o in order]
     if d.kind == "deal":
         seats = [p for p in engine.state.players if p not in engine.state.eliminated]
+        allowed = getattr(d, "recipients", ())      # (an older engine names none)
+        seats = [p for p in seats if p in allowed] if allowed else seats
         start = seats.index(d.by) if d.by in seats else 0
         seats = seats[start:] + seats[:start]
         rng.shuffle(opts)

@@ -203,3 +203,26 @@ def test_an_action_staying_in_play_stands_among_the_rules_once():
     assert ok.problems() == []
     twice = _position("  players: [Ann, Ben]\n  rules: [Let's Keep Doing That, Let's Keep Doing That]\n")
     assert [p.code for p in twice.problems()] == [Code.SAME_RULE]
+
+
+def test_a_deal_names_only_the_players_it_may_give_to_and_the_app_offers_only_them():
+    """Everybody Gets 1 with Dee in her bunk: the deal decision names Ann, Ben and Cal as
+    the players who may be given cards, so an answerer (the app's deal dialog, self-play)
+    never offers Dee a card the engine would then refuse."""
+    from adjudicator.events import Event
+    from tui.lines import menu
+
+    engine = _engine("""  players: [Ann, Ben, Cal, Dee]
+  turn: Ben
+  hands:
+    Ben: [Everybody Gets 1, Milk]
+  discard: [I'll Be In My Bunk]
+  out_of_reach: {Dee: I'll Be In My Bunk}
+  draw_pile: [Bread, Time, Money, Love, Peace]
+""")
+    engine.submit(Event("play", "Everybody Gets 1", by="Ben"))
+    decision = engine.pending.decision
+    assert decision.kind == "deal" and decision.recipients == ("Ben", "Cal", "Ann")
+    assert len(decision.options) == 3, "three cards drawn: one for each player in reach"
+    deal = [item for item in menu(engine) if item.kind == "deal"]
+    assert len(deal) == 1 and sorted(deal[0].players) == ["Ann", "Ben", "Cal"]

@@ -143,7 +143,8 @@ def menu(engine, groups=None) -> list[MenuItem]:
             d = engine.pending.decision if engine.pending is not None else None
             if d is not None and d.kind == "deal":
                 items.append(MenuItem(f"{g.by} hands out the cards...", kind="deal", group=g.title,
-                                      options=list(g.options), players=list(st.players)))
+                                      options=list(g.options),
+                                      players=list(d.recipients) or [p for p in st.players if p not in st.eliminated]))
             else:
                 items.append(MenuItem(f"{g.by} picks the cards...", kind="pick", group=g.title,
                                       options=list(g.options), count=g.count, minimum=g.minimum))

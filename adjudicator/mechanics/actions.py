@@ -338,7 +338,7 @@ class EverybodyGets(Mechanic):
             deal = {player: list(drawn)}
         else:
             deal = e.choose("deal", player, f"{player} deals {e.names(drawn)}: {each} to each player", list(drawn),
-                            count=each)
+                            count=each, recipients=tuple(order))
             full = len(drawn) == each * len(order)
             beyond = [p for p in deal if p not in order]
             if beyond:
@@ -525,7 +525,8 @@ class ShareTheWealth(Mechanic):
             if e.next_answer_is_mapping():
                 # the table says where each Keeper ended up (a `deal` answer), checked against the dealing order
                 deal = e.choose("deal", player, f"the shuffled Keepers dealt one at a time from {player}: " +
-                                ", ".join(f"{p} {n}" for p, n in counts.items()), list(pool))
+                                ", ".join(f"{p} {n}" for p, n in counts.items()), list(pool),
+                                recipients=tuple(order))
                 wrong = [f"{p} gets {counts[p]}, not {len(deal.get(p, []))}" for p in order
                          if len(deal.get(p, [])) != counts[p]]
                 if wrong:

@@ -167,7 +167,8 @@ class GiftGiveaway(Mechanic):
             # the table may say where every lifted Keeper went at once (a `deal` answer)
             given = None
             if held and e.next_answer_is_mapping():
-                dealt = e.choose("deal", player, "who received each lifted Keeper", list(lifted.values()))
+                dealt = e.choose("deal", player, "who received each lifted Keeper", list(lifted.values()),
+                                 recipients=tuple(order))
                 given = {k: q for q, ks in dealt.items() for k in ks}
             received: set[str] = set()
             for p in order:

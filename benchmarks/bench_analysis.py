@@ -51,7 +51,8 @@ def _greenlets() -> int:
 
 
 def run() -> dict[str, object]:
-    sys.path.insert(0, str(REPO))
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))     # (last: a compiled engine first on the path stays first)
     from adjudicator.analysis import analyse
 
     disputes = _engines(DISPUTES)

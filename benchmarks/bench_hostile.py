@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.append(str(HERE.parent))      # (last: a compiled engine first on the path stays first)
 
 from tests.hostile_files import hostile_files  # noqa: E402
 

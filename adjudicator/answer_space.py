@@ -101,7 +101,7 @@ def answers(engine: Engine, d: Decision) -> Iterator[tuple[Event, Entry] | Incom
         values = (list(c) for n in sizes for c in combinations(names, n))
     else:       # a deal
         st = engine.state
-        players = [p for p in engine.core.seat_order(start=d.by) if p not in st.eliminated] if d.by in st.players else []
+        players = list(d.recipients)
         cards = [st.defs[o].name if isinstance(o, int) else str(o) for o in d.options]
         if d.count and players and len(cards) == d.count * len(players):
             values = deals(sorted(cards), players, d.count)

@@ -44,8 +44,8 @@ class Decisions:
                recipients: tuple[str, ...] = ()) -> Any:
         """Ask for a decision. Card options are copy ids; the answer comes back in the
         same terms (a copy id, a list of them, a player name, True/False, a number, or
-        for `deal` a mapping of player -> list of copy ids, to the `recipients` when the
-        effect names who may be given cards)."""
+        for `deal` a mapping of player -> list of copy ids: a deal names its `recipients`,
+        the players who may be given cards)."""
         is_card = kind in ("discard", "discard_keepers", "card", "cards") or (chance and options and isinstance(options[0], int))
         names = [self.core.name(o) for o in options] if is_card else [str(o) for o in options]   # ("Milk #2")
         if kind in ("discard", "discard_keepers") and count is not None and count >= len(options):

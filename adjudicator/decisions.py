@@ -39,7 +39,7 @@ class Decision:
     cites: tuple[str, ...] = ()     # the rulings that say who makes this choice
     fate: tuple[str, str] | None = None   # what becomes of the card(s) picked, and of the others
     kept: tuple[str, ...] = ()      # for an order: options that keep this order among themselves
-    recipients: tuple[str, ...] = ()   # for a deal: the players who may be given cards (() for any player)
+    recipients: tuple[str, ...] = ()   # for a deal: the players who may be given cards, in seat order from `by`
 
     def describe(self) -> str:
         who = "chance" if self.chance else self.by

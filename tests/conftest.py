@@ -127,11 +127,13 @@ def pytest_collection_modifyitems(items):
     computing = [item for item in rest if not inspect.iscoroutinefunction(getattr(item, "obj", None))]
     stride = (2 * len(computing) / 3) / max(1, len(waiting))
     spread: list = []
+    placed = 0          # waiting tests placed so far: the k-th goes before computing test k * stride
     for i, item in enumerate(computing):
-        while len(spread) - i < len(waiting) and (len(spread) - i) * stride <= i:
-            spread.append(waiting[len(spread) - i])
+        while placed < len(waiting) and placed * stride <= i:
+            spread.append(waiting[placed])
+            placed += 1
         spread.append(item)
-    spread += waiting[len(spread) - len(computing):]
+    spread += waiting[placed:]
     items[:] = slow + spread
     if os.environ.get("FLUXX_ENGINE_BUILD") == "compiled":
         # a test that watches the engine's own calls by patching a method of Engine or Core

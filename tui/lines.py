@@ -135,7 +135,6 @@ def menu(engine, groups=None) -> list[MenuItem]:
     from adjudicator.moves import legal_moves
 
     items: list[MenuItem] = []
-    st = engine.state
     for g in legal_moves(engine) if groups is None else groups:
         if g.moves:
             items += [MenuItem(m.words, dict(m.entry), group=g.title) for m in g.moves]
@@ -143,8 +142,7 @@ def menu(engine, groups=None) -> list[MenuItem]:
             d = engine.pending.decision if engine.pending is not None else None
             if d is not None and d.kind == "deal":
                 items.append(MenuItem(f"{g.by} hands out the cards...", kind="deal", group=g.title,
-                                      options=list(g.options),
-                                      players=list(d.recipients) or [p for p in st.players if p not in st.eliminated]))
+                                      options=list(g.options), players=list(d.recipients)))
             else:
                 items.append(MenuItem(f"{g.by} picks the cards...", kind="pick", group=g.title,
                                       options=list(g.options), count=g.count, minimum=g.minimum))

@@ -32,6 +32,11 @@ class RulingSource(Protocol):
         """Every ruling id a scenario may cite (built-in and imported)."""
         ...
 
+    def knows(self, ruling_id: str) -> bool:
+        """Whether a scenario may cite `ruling_id`: `ruling_id in known_ids()`, answered
+        without gathering every id where the corpus can."""
+        ...
+
     def suggest(self, ruling_id: str, ids: list[str]) -> list[str]:
         """The ids closest to a misspelled one."""
         ...
@@ -97,11 +102,9 @@ def label(ruling_id: str) -> str:
 def check_id(ruling_id: str, fail: Callable[[str], Exception]) -> str:
     """`ruling_id` if the registered corpus knows it; else raise `fail(message)` with a
     did-you-mean. Without a corpus every id of the right form passes."""
-    if _source is None:
+    if _source is None or _source.knows(ruling_id):
         return ruling_id
     known = _source.known_ids()
-    if ruling_id in known:
-        return ruling_id
     close = _source.suggest(ruling_id, sorted(known))
     hint = f" - did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise fail(f"no ruling has the id {ruling_id!r}{hint}")

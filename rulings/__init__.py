@@ -29,6 +29,13 @@ class _Corpus:
 
         return citable_ids() | {r.id for r in imported_rulings()}
 
+    def knows(self, ruling_id: str) -> bool:
+        from rulings.corpus import is_record_file
+
+        # a built-in record's file is named by its id: most cited ids are found with one
+        # look at the folder, without reading every record for aliases
+        return is_record_file(ruling_id) or ruling_id in self.known_ids()
+
     def record_id(self, ruling_id: str) -> str:
         from rulings.corpus import record_id
 

@@ -640,6 +640,14 @@ def citable_ids() -> set[str]:
     return set(_citable_from_files())
 
 
+def is_record_file(rid: str) -> bool:
+    """Whether a built-in record's file is named `rid` (so `rid` is a record's id: the
+    corpus check holds every file's name to its record's id)."""
+    if not rid or "/" in rid or "\\" in rid or rid.startswith("."):
+        return False
+    return _data_folder().joinpath(rid + ".yaml").is_file()
+
+
 @functools.lru_cache(maxsize=1)
 def _citable_from_files() -> frozenset[str]:
     """`citable_ids` read from the record files (the built-in records do not change

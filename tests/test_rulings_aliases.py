@@ -94,6 +94,19 @@ def test_citable_ids_agree_whether_or_not_the_corpus_is_loaded():
         corpus.load_corpus()
 
 
+def test_the_engine_knows_ids_and_aliases_as_the_full_list_does(monkeypatch):
+    from adjudicator import citations
+
+    source = citations.registered()
+    assert source is not None
+    every = source.known_ids()
+    for rid in (RECORD, ALIAS, "play-all-vs-turn-end", "no-such-ruling", "play-all-vs-turn-end/..", ".hidden", ""):
+        assert source.knows(rid) == (rid in every), rid
+    # a record's own id is found from its file's name, without reading every record
+    monkeypatch.setattr(type(source), "known_ids", lambda self: pytest.fail("every id was gathered"))
+    assert citations.check_id(RECORD, ValueError) == RECORD
+
+
 def test_record_editions_come_first_and_map_to_the_catalogue_keys():
     from rulings.index_store import document, edition_key
 

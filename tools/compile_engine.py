@@ -87,6 +87,15 @@ def build(out: Path, jobs: int = 2, opt: str = "3") -> int:
         print("compile_engine: the build does not load as the compiled engine", file=sys.stderr)
         return 1
     shutil.rmtree(work / "tmp", ignore_errors=True)         # (the C sources and objects)
+    # The modules left interpreted are byte-compiled here, once: where PYTHONDONTWRITEBYTECODE
+    # is set (it is on this machine) no process writes their bytecode, and each process
+    # would compile them from source (0.07 s of every `check FILE`, a third of its target).
+    compiled = subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", str(work / "adjudicator")],
+                              capture_output=True, text=True)
+    if compiled.returncode != 0:
+        print(compiled.stdout[-3000:] + compiled.stderr[-3000:], file=sys.stderr)
+        print("compile_engine: the interpreted modules did not byte-compile", file=sys.stderr)
+        return 1
     if out.exists():
         shutil.rmtree(out)
     work.rename(out)

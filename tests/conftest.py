@@ -58,10 +58,32 @@ def _private_user_folders() -> Path | None:
 _MADE_RUN_HOME = _private_user_folders()
 
 
+# The app tests that run Textual in this process (`App.run_test()`) run it at 10 frames a
+# second, not 60: a pilot presses keys far faster than anyone types, and at 60 each burst
+# of changes is composed and drawn several times over, which no test looks at (a quarter
+# of the app tests' CPU time, about 8 s of a run). Textual reads TEXTUAL_FPS once, when
+# textual.screen is first imported, so the variable is set for that import and removed
+# again: the apps a test starts as programs (tmux, `serve` and its browser) run at the
+# rate a user's do. A TEXTUAL_FPS the tester set is left as it is.
+PILOT_FPS = "10"
+
+
+def _pilot_frame_rate(config) -> None:
+    distributed_controller = not hasattr(config, "workerinput") and config.getoption("numprocesses", None)
+    if "TEXTUAL_FPS" in os.environ or distributed_controller:     # (the controller runs no test)
+        return
+    os.environ["TEXTUAL_FPS"] = PILOT_FPS
+    try:
+        import textual.screen  # noqa: F401
+    finally:
+        del os.environ["TEXTUAL_FPS"]
+
+
 def pytest_configure(config):
     """`make test-compiled` runs the whole suite on the compiled engine
     (FLUXX_ENGINE_BUILD=compiled): a run that would load the pure Python one instead
     stops at once, so it cannot pass for what it is not."""
+    _pilot_frame_rate(config)
     if os.environ.get("FLUXX_ENGINE_BUILD") == "compiled":
         from adjudicator.engine import is_compiled
 

@@ -68,3 +68,20 @@ def test_a_second_process_reads_the_cached_catalogue(tmp_path):
     check = ("import adjudicator.strictyaml as Y\nY.parse = None\n"
              "from adjudicator.catalogue import default_catalogue\nassert len(list(default_catalogue())) > 300")
     loaded_after(check, tmp_path)
+
+
+def test_pilot_apps_run_at_the_tests_frame_rate_and_programs_at_the_users():
+    """tests/conftest.py slows Textual's frames for the apps a test drives in this process
+    only: a program a test starts (tmux's app, `serve`'s apps) gets the environment as
+    the tester has it."""
+    import os
+
+    import textual.constants
+
+    from tests.conftest import PILOT_FPS
+
+    tester_set = os.environ.get("TEXTUAL_FPS")
+    assert textual.constants.MAX_FPS == int(tester_set or PILOT_FPS)
+    seen = subprocess.run([sys.executable, "-c", "import os; print(os.environ.get('TEXTUAL_FPS'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    assert seen == str(tester_set)

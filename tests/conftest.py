@@ -9,12 +9,14 @@ fresh random seeds and many more examples. Property tests size themselves with
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import functools
 import gc
 import json
 import os
 import shutil
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -58,6 +60,25 @@ def _private_user_folders() -> Path | None:
 _MADE_RUN_HOME = _private_user_folders()
 
 
+def _end_worker_at_once() -> None:
+    """A pytest-xdist worker whose session has ended leaves without tearing down its
+    interpreter: freeing, one by one, everything the run loaded (Textual, whoosh,
+    hypothesis, the catalogue, frozen out of the cycle collector's sight) kept the
+    controller waiting up to a second at the end of every run. Its results have been
+    sent to the controller by then. Registered as this file is imported, it runs after
+    every exit handler registered later (the tests', the app's, the engine's), once the
+    output is flushed; a worker stopped before its session ended exits as usual."""
+    if _SESSION_ENDED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+_SESSION_ENDED: list[bool] = []
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    atexit.register(_end_worker_at_once)
+
+
 # The app tests that run Textual in this process (`App.run_test()`) run it at 10 frames a
 # second, not 60: a pilot presses keys far faster than anyone types, and at 60 each burst
 # of changes is composed and drawn several times over, which no test looks at (a quarter
@@ -97,6 +118,11 @@ def pytest_report_header(config):
     from adjudicator.engine import is_compiled
 
     return "engine: compiled (tools/compile_engine.py)" if is_compiled() else "engine: pure Python (the reference)"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    _SESSION_ENDED.append(True)
 
 
 def pytest_unconfigure(config):

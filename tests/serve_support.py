@@ -103,7 +103,11 @@ def descendants(pid: int) -> set[int]:
     found, todo = set(), [pid]
     while todo:
         p = todo.pop()
-        for task in Path(f"/proc/{p}/task").glob("*"):
+        try:
+            tasks = list(Path(f"/proc/{p}/task").iterdir())
+        except OSError:
+            continue                # (it has ended since its parent listed it)
+        for task in tasks:
             try:
                 kids = {int(k) for k in (task / "children").read_text().split()}
             except OSError:

@@ -45,7 +45,7 @@ TARGETS = {
     "peer_ratio_per_play": (1.0, "min"),
     "peer_ratio_per_play_with_legal": (3.0, "min"),
 }
-MODULES = ["bench_selfplay", "bench_peer", "bench_decisions", "bench_engine", "bench_search", "bench_app", "bench_dialogs", "bench_hostile", "bench_analysis"]
+MODULES = ["bench_selfplay", "bench_previous", "bench_peer", "bench_decisions", "bench_engine", "bench_search", "bench_app", "bench_dialogs", "bench_hostile", "bench_analysis"]
 
 
 _MARK = "benchmark results: "

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from fluxx_judge.serve import SHUTDOWN_WAIT
-from serve_support import (CATCH_TERMINAL, CTRL_W, ENTER, F2, READ_SCREEN, STOP_TIMEOUT, AppScreen, app_processes,
-                           chromium_path, request, run, serving, websocket_url)
+from serve_support import (CATCH_TERMINAL, CHROMIUM_ARGS, CTRL_W, ENTER, F2, READ_SCREEN, STOP_TIMEOUT, AppScreen,
+                           app_processes, chromium_path, request, run, serving, websocket_url)
 
 
 def get(url: str, host: str | None = None) -> str:
@@ -173,7 +173,7 @@ def test_the_app_in_a_real_browser(tmp_path):
     if browser_exe is None:
         pytest.skip("no chromium here (`make test` installs Debian's chromium where apt-get may run as root)")
     with serving(tmp_path) as s, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=browser_exe, headless=True)
+        browser = pw.chromium.launch(executable_path=browser_exe, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1000, "height": 700})
             page.set_default_timeout(30_000)
@@ -216,24 +216,25 @@ def test_the_app_in_a_real_browser(tmp_path):
                              box["y"] + 0.5 * box["height"] / rows)
             shown = wait_for("lets-simplify-rounding", "rulings found")
             assert "step 0 of 1" not in shown
-            # the address without its token (the page's cookie carries it), on a phone held upright
-            page.set_viewport_size({"width": 390, "height": 740})
-            page.goto(f"http://127.0.0.1:{s.port}/")
-            shown = wait_for("Search the")
-            cols, rows = page.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
-            assert 20 <= cols <= 60 and rows >= 20, (cols, rows)
-            assert max(len(line) for line in shown.splitlines()) <= cols
+            # a phone's touch screen, held upright (issue 27), opening the address without its token: the
+            # cookie the desktop page was given carries it (a phone page is a browser context of its own, so
+            # the cookie is handed over). The app fits the narrow screen, the top bar is a menu, Open is a
+            # tap, a swipe scrolls.
+            cookies = page.context.cookies()
+            assert cookies, "the page that opened with the token was given no cookie"
             page.close()
-            # a phone's touch screen (issue 27): the top bar is a menu, Open is a tap, a swipe scrolls
             phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            phone.context.add_cookies(cookies)
             phone.set_default_timeout(30_000)
             phone.add_init_script(CATCH_TERMINAL)
-            phone.goto(s.url)
+            phone.goto(f"http://127.0.0.1:{s.port}/")
             page = phone
             shown = wait_for("Menu", "Search the")
+            cols, rows = phone.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
+            assert 20 <= cols <= 60 and rows >= 20, (cols, rows)
+            assert max(len(line) for line in shown.splitlines()) <= cols
             assert "F2" not in shown.splitlines()[0]
             box = phone.locator(".xterm-screen").bounding_box()
-            cols, rows = phone.evaluate("() => [window.__fluxxTerminal.cols, window.__fluxxTerminal.rows]")
 
             def point(row: int, col: float) -> tuple[float, float]:
                 return box["x"] + col * box["width"] / cols, box["y"] + (row + 0.5) * box["height"] / rows

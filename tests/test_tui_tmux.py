@@ -5,8 +5,10 @@ YAML is typed."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
+import stat
 import subprocess
 import time
 import uuid
@@ -23,8 +25,28 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
                                 reason="tmux is not installed; this test drives the app in a real terminal with it")
 
 
+def tmux(session: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """A tmux command for `session`, which has a tmux server of its own (a socket named after
+    it, `-L`), started from this test's environment: the tester's own tmux server, its
+    sessions and the folders its environment names are never touched, and no test's
+    session ends while another's starts on the same server (a server whose last session
+    ends exits, and a session started on it at that moment is lost)."""
+    return subprocess.run(["tmux", "-L", session, *args], capture_output=True, text=True, check=check)
+
+
+def close(session: str) -> None:
+    """End the session's own server (no other) and remove the socket it leaves behind."""
+    tmux(session, "kill-server", check=False)
+    socket = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}" / session
+    try:
+        if stat.S_ISSOCK(socket.lstat().st_mode):
+            socket.unlink()
+    except OSError:
+        pass
+
+
 def screen(session: str) -> str:
-    return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+    return tmux(session, "capture-pane", "-p", "-t", session, check=False).stdout
 
 
 # How often the screen is read while waiting for it to change: the test waits for what it
@@ -70,16 +92,16 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
     folder = tmp_path / "My Documents"
     command = (f"env FLUXX_JUDGE_CACHE={shlex.quote(str(tmp_path / 'cache'))} "
                f"FLUXX_JUDGE_SCENARIOS={shlex.quote(str(folder))} TERM=xterm-256color {shlex.quote(str(EXE))}")
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True)
+    tmux(session, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
 
     # Keys reach the app in the order they are sent, and Textual handles what they cause in
     # that order too (the card picker's matches for the typed name before its Enter): each
     # step waits only for the screen it needs before sending the next keys.
     def keys(*names: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", session, *names], check=True)
+        tmux(session, "send-keys", "-t", session, *names)
 
     def text(words: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", session, "-l", words], check=True)
+        tmux(session, "send-keys", "-t", session, "-l", words)
 
     def card(zone: str, *names: str) -> None:
         keys("C-g")
@@ -160,7 +182,7 @@ def test_a_dispute_built_replayed_answered_and_saved_in_a_real_terminal(tmp_path
         keys("C-s")                                   # saving again is confirmed too
         wait_for(session, "already")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        close(session)
 
 
 def processes_with(marker: str) -> list[int]:
@@ -192,19 +214,19 @@ def test_unsaved_work_is_kept_when_the_terminal_goes_and_told_of_at_the_next_sta
     (tmp_path / "Makefile").write_text(f"run:\n\t{command}\n", encoding="utf-8")
     command = f"make -s -f {shlex.quote(str(tmp_path / 'Makefile'))} run"
     session = f"fluxx-judge-test-{uuid.uuid4().hex[:10]}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], check=True)
+    tmux(session, "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
     try:
         wait_for(session, "F2 Table")
-        subprocess.run(["tmux", "send-keys", "-t", session, "F2"], check=True)
+        tmux(session, "send-keys", "-t", session, "F2")
         wait_for(session, "no players yet")
-        subprocess.run(["tmux", "send-keys", "-t", session, "n"], check=True)
+        tmux(session, "send-keys", "-t", session, "n")
         wait_for(session, "Name of the new player")
-        subprocess.run(["tmux", "send-keys", "-t", session, "-l", "Quentin"], check=True)
-        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
+        tmux(session, "send-keys", "-t", session, "-l", "Quentin")
+        tmux(session, "send-keys", "-t", session, "Enter")
         wait_for(session, "Quentin's table")
         assert processes_with(marker)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        close(session)
     end = time.monotonic() + 15
     while processes_with(marker) and time.monotonic() < end:
         time.sleep(0.1)
@@ -217,8 +239,8 @@ def test_unsaved_work_is_kept_when_the_terminal_goes_and_told_of_at_the_next_sta
 
     session = f"fluxx-judge-test-{uuid.uuid4().hex[:10]}"
     command = f"env {shlex.quote(marker)} TERM=xterm-256color {shlex.quote(str(EXE))}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], check=True)
+    tmux(session, "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
     try:
         wait_for(session, "Unsaved work kept", "Ctrl+O and the path")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        close(session)

@@ -82,7 +82,8 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 # The app tests that run Textual in this process (`App.run_test()`) run it at 10 frames a
 # second, not 60: a pilot presses keys far faster than anyone types, and at 60 each burst
 # of changes is composed and drawn several times over, which no test looks at (a quarter
-# of the app tests' CPU time, about 8 s of a run). Textual reads TEXTUAL_FPS once, when
+# of the app tests' CPU time when they run alone; about 3 s of a whole run, whose busy
+# workers draw fewer frames anyway). Textual reads TEXTUAL_FPS once, when
 # textual.screen is first imported, so the variable is set for that import and removed
 # again: the apps a test starts as programs (tmux, `serve` and its browser) run at the
 # rate a user's do. A TEXTUAL_FPS the tester set is left as it is.

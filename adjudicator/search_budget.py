@@ -11,9 +11,12 @@ A check between steps cannot stop a step that runs forever (an engine loop on so
 table), so while a step runs `StepGuard` watches the searching thread's CPU clock
 from a thread of its own and, once the step has gone past the budget's deadline by
 its grace, raises `StepOverrun` in the searching thread (the interpreter's
-asynchronous exception, `PyThreadState_SetAsyncExc`). It is raised at most once, only
-while a step is under way, and one still pending when the step ends by itself is
-withdrawn; the search turns it into a time cut. The engine that was interrupted may
+asynchronous exception, `PyThreadState_SetAsyncExc`). It is raised only while a step is
+under way, and one still pending when the step ends by itself is withdrawn; the search
+turns it into a time cut. Where it lands in code that cannot raise (a garbage
+collector's callback, an object's finalizer: the interpreter reports it there and goes
+on), the step goes on too, so while the same step is still under way
+`REFIRE_SECONDS` of its CPU time later, it is raised again. The engine that was interrupted may
 be left mid-step, so a search runs on an engine of its own (`adjudicator.analysis`).
 """
 
@@ -27,6 +30,7 @@ import time
 from typing import Callable
 
 POLL_SECONDS = 0.02              # how often the guard reads the searching thread's clock
+REFIRE_SECONDS = 0.2             # CPU time of a step still under way before an interruption is raised again
 
 
 class Cut(Exception):
@@ -113,6 +117,7 @@ class StepGuard:
         self.lock = threading.Lock()
         self.armed = False
         self.fired = False
+        self.fired_at = 0.0                  # when it last raised, on `read`'s clock
         self.stop = threading.Event()
         self.watcher = threading.Thread(target=self._watch, name="analysis-step-guard", daemon=True)
 
@@ -143,13 +148,15 @@ class StepGuard:
     def _watch(self) -> None:
         budget = self.budget
         while not self.stop.wait(POLL_SECONDS):
-            late = self.read() > self.limit
+            now = self.read()
+            late = now > self.limit
             quit_ = budget.cancelled is not None and budget.cancelled()
             if not (late or quit_):
                 continue
             with self.lock:
-                if self.armed and not self.fired:
-                    self.fired = True
+                # (a step that took its interruption has ended and disarmed the guard: one
+                # still armed so long after was not interrupted, the exception was lost)
+                if self.armed and (not self.fired or now - self.fired_at > REFIRE_SECONDS):
+                    self.fired, self.fired_at = True, now
                     budget.cut = budget.cut or ("time" if late else "cancelled")
                     _set_async_exc(self.thread, ctypes.py_object(StepOverrun))
-                    return

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -101,3 +102,33 @@ def test_fifty_searches_leave_no_greenlet_and_no_memory_behind():
     assert _greenlets() <= greenlets + 1
     grown = _blocks() - blocks
     assert grown < 2_000, f"{grown} more memory blocks after 40 more searches"
+
+
+def test_an_interruption_lost_in_a_finalizer_is_raised_again(monkeypatch):
+    """The guard's interruption can land in code that cannot raise (here an object's
+    finalizer; in a test run, hypothesis's garbage collector callback once took it): the
+    interpreter reports it there and the step goes on, so the guard raises it again."""
+    from adjudicator.search_budget import Budget, StepGuard, StepOverrun
+
+    lost: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: lost.append(type(u.exc_value).__name__))
+
+    def spin(cpu_seconds: float) -> None:
+        end = time.thread_time() + cpu_seconds
+        while time.thread_time() < end:
+            pass
+
+    class SlowToGo:
+        def __del__(self):
+            spin(0.6)        # the guard fires while the step is in here
+
+    budget = Budget(0.05, 10)
+    with StepGuard(budget, 0.05) as guard:
+        guard.arm()
+        with pytest.raises(StepOverrun):
+            try:
+                SlowToGo()   # made and dropped at once: its finalizer runs now
+                spin(10)     # the rest of the step: never reached its end before
+            finally:
+                guard.disarm()
+    assert lost == ["StepOverrun"] and budget.cut == "time"

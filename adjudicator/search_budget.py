@@ -116,8 +116,7 @@ class StepGuard:
         self.limit = budget.deadline + grace - budget.clock() + self.read()   # on the clock read here
         self.lock = threading.Lock()
         self.armed = False
-        self.fired = False
-        self.fired_at = 0.0                  # when it last raised, on `read`'s clock
+        self.fired_at: float | None = None   # when it last raised, on `read`'s clock
         self.stop = threading.Event()
         self.watcher = threading.Thread(target=self._watch, name="analysis-step-guard", daemon=True)
 
@@ -142,7 +141,7 @@ class StepGuard:
     def _withdraw(self) -> None:
         """Take back an interruption raised but not yet delivered (the step ended first)."""
         with self.lock:
-            if self.fired:
+            if self.fired_at is not None:
                 _set_async_exc(self.thread, ctypes.py_object())   # NULL: clears what is pending
 
     def _watch(self) -> None:
@@ -156,7 +155,7 @@ class StepGuard:
             with self.lock:
                 # (a step that took its interruption has ended and disarmed the guard: one
                 # still armed so long after was not interrupted, the exception was lost)
-                if self.armed and (not self.fired or now - self.fired_at > REFIRE_SECONDS):
-                    self.fired, self.fired_at = True, now
+                if self.armed and (self.fired_at is None or now - self.fired_at > REFIRE_SECONDS):
+                    self.fired_at = now
                     budget.cut = budget.cut or ("time" if late else "cancelled")
                     _set_async_exc(self.thread, ctypes.py_object(StepOverrun))

@@ -170,10 +170,13 @@ def pytest_collection_modifyitems(items):
         mark = item.get_closest_marker("slow")
         return mark.args[0] if mark and mark.args else 0
 
-    slow = sorted((item for item in items if seconds(item)), key=seconds, reverse=True)
-    rest = [item for item in items if not seconds(item)]
-    waiting = [item for item in rest if inspect.iscoroutinefunction(getattr(item, "obj", None))]
-    computing = [item for item in rest if not inspect.iscoroutinefunction(getattr(item, "obj", None))]
+    slow: list = []
+    waiting: list = []
+    computing: list = []
+    for item in items:
+        (slow if seconds(item) else waiting if inspect.iscoroutinefunction(getattr(item, "obj", None))
+         else computing).append(item)
+    slow.sort(key=seconds, reverse=True)       # stable: ties keep their order
     stride = (2 * len(computing) / 3) / max(1, len(waiting))
     spread: list = []
     placed = 0          # waiting tests placed so far: the k-th goes before computing test k * stride
